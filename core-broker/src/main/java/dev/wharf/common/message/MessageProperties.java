@@ -1,0 +1,51 @@
+package dev.wharf.common.message;
+
+/**
+ * Names of the message properties the broker and client understand. Names follow RocketMQ's where RocketMQ
+ * has an equivalent, so tools that know RocketMQ read our messages.
+ */
+public final class MessageProperties {
+
+    /** Space-separated business keys, indexed for query by key. */
+    public static final String KEYS = "KEYS";
+    /** The tag; its hash goes into the consume-queue unit for broker-side filtering. */
+    public static final String TAGS = "TAGS";
+    /** Whether the producer waits for the store (flush) before the send returns. */
+    public static final String WAIT_STORE_MSG_OK = "WAIT";
+    /** Delay level (1..N of messageDelayLevel). */
+    public static final String DELAY_TIME_LEVEL = "DELAY";
+    /** Absolute delivery time in epoch milliseconds (arbitrary delays). */
+    public static final String DELIVER_TIME_MS = "TIMER_DELIVER_MS";
+    /** Relative delay in milliseconds, converted to {@link #DELIVER_TIME_MS} by the broker. */
+    public static final String DELAY_MS = "TIMER_DELAY_MS";
+    /** Topic a scheduled, half or retried message really belongs to. */
+    public static final String REAL_TOPIC = "REAL_TOPIC";
+    /** Queue id a scheduled or half message really belongs to. */
+    public static final String REAL_QUEUE_ID = "REAL_QID";
+    /** "true" on a half (prepared) transaction message. */
+    public static final String TRANSACTION_PREPARED = "TRAN_MSG";
+    /** Producer group of a transaction message: check-backs go to a live member of it. */
+    public static final String PRODUCER_GROUP = "PGROUP";
+    /** Transaction id shared by every message of one transaction. */
+    public static final String TRANSACTION_ID = "__transactionId__";
+    /** How often the broker has asked about this half message. */
+    public static final String TRANSACTION_CHECK_TIMES = "TRANSACTION_CHECK_TIMES";
+    /** Client-generated unique message id, stable across retries and re-puts. */
+    public static final String UNIQUE_CLIENT_MESSAGE_ID = "UNIQ_KEY";
+    /** Retry topic a message was sent back to (set on retried messages). */
+    public static final String RETRY_TOPIC = "RETRY_TOPIC";
+    /** The original broker message id of a retried message. */
+    public static final String ORIGIN_MESSAGE_ID = "ORIGIN_MESSAGE_ID";
+    /** Per-message override of the group's max reconsume times. */
+    public static final String MAX_RECONSUME_TIMES = "MAX_RECONSUME_TIMES";
+    /** Epoch millis of the first failed consumption (kept across retries). */
+    public static final String FIRST_FAILURE_TIME = "FIRST_FAILURE_TIME";
+    /** Consume start time, set by the consumer while a message is in flight. */
+    public static final String CONSUME_START_TIME = "CONSUME_START_TIME";
+    /** Queue offset bounds handed to consumers with pulled messages. */
+    public static final String MIN_OFFSET = "MIN_OFFSET";
+    public static final String MAX_OFFSET = "MAX_OFFSET";
+
+    private MessageProperties() {
+    }
+}
