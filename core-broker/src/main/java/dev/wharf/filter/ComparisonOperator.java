@@ -19,11 +19,11 @@ enum ComparisonOperator {
     GREATER_OR_EQUAL(">=");
 
     /**
-     * The result of a comparison the selector rules do not allow. The specification's prose calls it "false";
-     * Wharf's contract is UNKNOWN so that {@code NOT (x = 'a')} on a numeric {@code x} does not match either,
-     * exactly like {@code x <> 'a'}. Both never match at top level.
+     * The result of a comparison the selector rules do not allow. Jakarta Messaging 3.1 (3.8.1.2) says: "If the
+     * comparison of non-like type values is attempted, the value of the operation is false", so it is FALSE, not
+     * UNKNOWN: {@code NOT (x = 'a')} on a numeric {@code x} matches.
      */
-    static final Truth INCOMPARABLE = Truth.UNKNOWN;
+    static final Truth INCOMPARABLE = Truth.FALSE;
 
     private final String symbol;
 
