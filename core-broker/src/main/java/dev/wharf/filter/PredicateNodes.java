@@ -48,7 +48,7 @@ final class PredicateNodes {
 
     /**
      * {@code x [NOT] IN ('a', 'b', ...)}, equivalent to {@code [NOT] (x = 'a' OR x = 'b' ...)}: UNKNOWN when
-     * {@code x} is NULL, and (as for any comparison of unlike types) when {@code x} is not a string.
+     * {@code x} is NULL, FALSE (as for any comparison of unlike types) when {@code x} is not a string.
      */
     record In(Operand value, Set<String> candidates, boolean negated) implements Condition {
 
@@ -66,7 +66,7 @@ final class PredicateNodes {
         }
     }
 
-    /** {@code x [NOT] LIKE 'pattern' [ESCAPE 'c']}: UNKNOWN when {@code x} is NULL or not a string. */
+    /** {@code x [NOT] LIKE 'pattern' [ESCAPE 'c']}: UNKNOWN when {@code x} is NULL, FALSE when it is not a string. */
     record Like(Operand value, LikePattern pattern, boolean negated) implements Condition {
 
         Like {
