@@ -137,8 +137,7 @@ public final class NettyRemotingClient {
         CompletableFuture<RemotingCommand> result = new CompletableFuture<>();
         // Bounds the connect phase by the call's own timeout, not only by connectTimeoutMillis.
         Timeout connectDeadline = invoke.schedule(t -> invoke.complete(result, null,
-                new RemotingTimeoutException(address, RequestCode.describe(request.code()), timeoutMillis)),
-                timeoutMillis);
+                connectTimedOut(address, timeoutMillis)), timeoutMillis);
         connecting.whenComplete((channel, error) -> {
             if (connectDeadline != null) {
                 connectDeadline.cancel();
@@ -223,9 +222,13 @@ public final class NettyRemotingClient {
             }
             throw new RemotingConnectException(address, "cannot connect to " + address + ": " + cause, cause);
         } catch (TimeoutException e) {
-            throw new RemotingConnectException(address, "cannot connect to " + address + " within the call's "
-                    + timeoutMillis + " ms timeout; is the server running and the address right?", null);
+            throw connectTimedOut(address, timeoutMillis);
         }
+    }
+
+    private static RemotingConnectException connectTimedOut(String address, long timeoutMillis) {
+        return new RemotingConnectException(address, "cannot connect to " + address + " within the call's "
+                + timeoutMillis + " ms timeout; is the server running and the address right?", null);
     }
 
     /** The connection (attempt) for an address; starts one if there is none or the last one died. */

@@ -9,11 +9,13 @@ import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.remoting.exception.RemotingConnectException;
 import dev.wharf.remoting.exception.RemotingTimeoutException;
+import dev.wharf.remoting.exception.RemotingTooMuchRequestException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -209,6 +211,51 @@ class NettyRemotingInvokeTest {
         assertThat(answer.remark()).isEqualTo("commit M2");
         assertThat(toClient.isActive()).isTrue();
         assertThat(toClient.remoteAddress()).startsWith("127.0.0.1:");
+    }
+
+    @Test
+    void theChannelGivenToListenersAndProcessorsIsOneStableIdentity() throws Exception {
+        AtomicReference<RemotingChannel> connected = new AtomicReference<>();
+        server.setChannelEventListener(new ChannelEventListener() {
+            @Override
+            public void onConnect(String remoteAddress, RemotingChannel channel) {
+                connected.set(channel);
+            }
+        });
+        client.invokeOneway(address, RemotingCommand.createRequest(SILENT), 3000);
+        client.invokeOneway(address, RemotingCommand.createRequest(SILENT), 3000);
+        await().atMost(Duration.ofSeconds(5)).until(() -> silentChannels.size() == 2 && connected.get() != null);
+
+        List<RemotingChannel> seen = new ArrayList<>(silentChannels);
+        assertThat(seen.get(0)).isEqualTo(seen.get(1)).isEqualTo(connected.get());
+        assertThat(seen.get(0).hashCode()).isEqualTo(connected.get().hashCode());
+        assertThat(Set.of(seen.get(0))).contains(connected.get());
+    }
+
+    @Test
+    void tooManyAsyncRequestsInFlightAreRefusedUntilPermitsReturn() throws Exception {
+        NettyClientConfig config = new NettyClientConfig();
+        config.setAsyncSemaphoreValue(2);
+        NettyRemotingClient limited = new NettyRemotingClient(config);
+        limited.start();
+        try {
+            CompletableFuture<RemotingCommand> first = limited.invokeAsync(address, RemotingCommand.createRequest(SILENT), 300);
+            first.exceptionally(e -> null).get(5, TimeUnit.SECONDS); // connected; its permit is back after the timeout
+            CompletableFuture<RemotingCommand> a = limited.invokeAsync(address, RemotingCommand.createRequest(SILENT), 400);
+            CompletableFuture<RemotingCommand> b = limited.invokeAsync(address, RemotingCommand.createRequest(SILENT), 400);
+            CompletableFuture<RemotingCommand> c = limited.invokeAsync(address, echo("third"), 400);
+
+            assertThatThrownBy(() -> c.get(5, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(RemotingTooMuchRequestException.class)
+                    .hasMessageContaining("asyncSemaphoreValue");
+            assertThatThrownBy(() -> a.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(RemotingTimeoutException.class);
+            assertThatThrownBy(() -> b.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(RemotingTimeoutException.class);
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                    assertThat(limited.invokeAsync(address, echo("later"), 3000).get(5, TimeUnit.SECONDS).remark())
+                            .isEqualTo("later"));
+        } finally {
+            limited.shutdown();
+        }
     }
 
     @Test

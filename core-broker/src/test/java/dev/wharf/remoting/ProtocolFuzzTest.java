@@ -20,9 +20,13 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -78,7 +82,7 @@ class ProtocolFuzzTest {
         List<Thread> serverThreads = warmUpServerThreads();
         AtomicBoolean fuzzing = new AtomicBoolean(true);
         AtomicInteger goodCalls = new AtomicInteger();
-        ExecutorService good = java.util.concurrent.Executors.newSingleThreadExecutor();
+        ExecutorService good = Executors.newSingleThreadExecutor();
         Future<Integer> goodFailures = good.submit(() -> {
             int failures = 0;
             while (fuzzing.get()) {
@@ -107,7 +111,7 @@ class ProtocolFuzzTest {
 
         assertThat(goodFailures.get(30, TimeUnit.SECONDS)).as("seed %d", randomSeed).isZero();
         good.shutdown();
-        assertThat(cases).isGreaterThan(2000);
+        assertThat(cases).isGreaterThan(3000);
         assertThat(goodCalls.get()).isPositive();
         for (int i = 0; i < 6; i++) {
             NettyRemotingClient fresh = new NettyRemotingClient(new NettyClientConfig());
@@ -185,66 +189,106 @@ class ProtocolFuzzTest {
         return threads;
     }
 
-    /** Opens connections and sends random cases over each; returns how many cases were sent. */
-    private int fuzz(long seed) {
+    /**
+     * Opens connections; over each sends a run of frames the server must survive and answer (checked by
+     * opaque), then usually one frame or fragment it must not survive. Returns how many cases were sent.
+     */
+    private int fuzz(long seed) throws Exception {
         Random random = new Random(seed);
         int cases = 0;
-        for (int connection = 0; connection < 160; connection++) {
+        for (int connection = 0; connection < 300; connection++) {
             try (Socket socket = new Socket()) {
                 socket.setSoLinger(true, 0);
+                socket.setSoTimeout(5000);
                 socket.connect(target, 3000);
                 OutputStream out = socket.getOutputStream();
-                int count = 1 + random.nextInt(16);
-                for (int i = 0; i < count; i++) {
+                Set<Integer> expected = new HashSet<>();
+                for (int i = random.nextInt(12); i > 0; i--) {
                     cases++;
-                    out.write(randomCase(random));
-                    if (random.nextInt(8) == 0) {
-                        drain(socket.getInputStream());
-                    }
-                }
-                if (random.nextBoolean()) {
-                    // A truncated frame: the connection ends in the middle of it.
-                    byte[] whole = frameOf(echo("cut"));
-                    out.write(whole, 0, 1 + random.nextInt(whole.length - 1));
-                    cases++;
+                    out.write(survivableCase(random, expected));
                 }
                 out.flush();
-            } catch (IOException expected) {
-                // The server closed this connection after a fatal frame: that is the point.
+                Set<Integer> answered = new HashSet<>();
+                while (answered.size() < expected.size()) {
+                    answered.add(readFrame(socket.getInputStream()).opaque());
+                }
+                assertThat(answered).as("answers on connection %d, seed %d", connection, seed).isEqualTo(expected);
+                if (random.nextInt(5) > 0) {
+                    cases++;
+                    writeIgnoringClose(out, fatalCase(random));
+                }
             }
         }
         return cases;
     }
 
-    private static byte[] randomCase(Random random) {
-        return switch (random.nextInt(12)) {
+    private static void writeIgnoringClose(OutputStream out, byte[] bytes) {
+        try {
+            out.write(bytes);
+            out.flush();
+        } catch (IOException expected) {
+            // The server may already have closed the connection: that is the point of these frames.
+        }
+    }
+
+    /** A frame the connection must survive; adds the opaque to {@code expected} if it must be answered. */
+    private static byte[] survivableCase(Random random, Set<Integer> expected) {
+        int opaque = random.nextInt();
+        while (expected.contains(opaque)) {
+            opaque = random.nextInt();
+        }
+        boolean oneway = random.nextInt(4) == 0;
+        int flag = oneway ? RemotingFrameDescriptor.FLAG_ONEWAY : 0;
+        if (!oneway) {
+            expected.add(opaque);
+        }
+        return switch (random.nextInt(5)) {
+            case 0 -> frameOf(echo("ok").setOpaque(opaque).setFlag(flag)
+                    .setBody(randomBytes(random, random.nextInt(2000))));
+            case 1 -> jsonFrame("{\"code\":\"" + random.nextInt() + "\",\"opaque\":" + opaque + ",\"flag\":" + flag
+                    + "}", randomBytes(random, random.nextInt(50)));
+            case 2 -> jsonFrame("{\"code\":" + (100_000 + random.nextInt(1000)) + ",\"opaque\":" + opaque
+                    + ",\"flag\":" + flag + ",\"extFields\":{\"k\":\"v\"},\"x\":[{}]}", randomBytes(random, 10));
+            case 3 -> jsonFrame("{\"flag\":" + flag + ",\"opaque\":" + opaque + ",\"extFields\":{\"a\":{\"b\":1}},"
+                    + "\"code\":" + ECHO + "}", new byte[0]);
+            default -> {
+                // A RocketMQ binary header: not read, but its opaque is, so it is answered.
+                byte[] header = ByteBuffer.allocate(13 + random.nextInt(20)).putShort((short) ECHO).put((byte) 0)
+                        .putShort((short) 1).putInt(opaque).putInt(flag).array();
+                yield ByteBuffer.allocate(8 + header.length).putInt(4 + header.length)
+                        .putInt(RemotingFrameDescriptor.headerLengthWord(1, header.length)).put(header).array();
+            }
+        };
+    }
+
+    /** Bytes after which the server should give up on the connection (or wait for more, then see it close). */
+    private static byte[] fatalCase(Random random) {
+        return switch (random.nextInt(10)) {
             case 0 -> randomBytes(random, 1 + random.nextInt(300));
-            case 1 -> frameOf(echo("ok"));
-            case 2 -> ByteBuffer.allocate(8 + 64).putInt(MAX_FRAME + random.nextInt(Integer.MAX_VALUE - MAX_FRAME))
+            case 1 -> ByteBuffer.allocate(8 + 64).putInt(MAX_FRAME + random.nextInt(Integer.MAX_VALUE - MAX_FRAME))
                     .putInt(random.nextInt()).array();
-            case 3 -> ByteBuffer.allocate(8).putInt(random.nextInt(4) - (random.nextBoolean() ? 0 : 1_000_000))
+            case 2 -> ByteBuffer.allocate(8).putInt(random.nextInt(4) - (random.nextBoolean() ? 0 : 1_000_000))
                     .putInt(random.nextInt()).array();
-            case 4 -> {
+            case 3 -> {
                 int actual = random.nextInt(64);
                 ByteBuffer b = ByteBuffer.allocate(8 + actual).putInt(4 + actual)
                         .putInt(RemotingFrameDescriptor.headerLengthWord(0, actual + 1 + random.nextInt(5000)));
                 yield b.put(randomBytes(random, actual)).array();
             }
-            case 5 -> mutatedHeader(random);
-            case 6 -> jsonFrame(randomJsonish(random), randomBytes(random, random.nextInt(32)));
-            case 7 -> {
+            case 4 -> mutatedHeader(random);
+            case 5 -> jsonFrame(randomJsonish(random), randomBytes(random, random.nextInt(32)));
+            case 6 -> {
                 byte[] header = randomBytes(random, random.nextInt(40));
-                int type = 1 + random.nextInt(255);
+                int type = 2 + random.nextInt(254);
                 yield ByteBuffer.allocate(8 + header.length).putInt(4 + header.length)
                         .putInt(RemotingFrameDescriptor.headerLengthWord(type, header.length)).put(header).array();
             }
-            case 8 -> jsonFrame("{\"code\":\"" + random.nextInt() + "\",\"opaque\":" + random.nextInt()
-                    + ",\"flag\":" + random.nextInt(4) + "}", new byte[0]);
-            case 9 -> jsonFrame("{\"code\":" + random.nextInt() + ",\"opaque\":" + random.nextInt() + ",\"flag\":"
-                    + random.nextInt(4) + ",\"extFields\":{\"k\":\"v\"}}", randomBytes(random, random.nextInt(100)));
-            case 10 -> jsonFrame("[".repeat(1 + random.nextInt(2000)), new byte[0]);
-            default -> jsonFrame("{\"code\":1,\"remark\":\"" + new String(randomBytes(random, 20),
-                    StandardCharsets.ISO_8859_1) + "\"}", new byte[0]);
+            case 7 -> jsonFrame("[".repeat(1 + random.nextInt(2000)), new byte[0]);
+            case 8 -> jsonFrame("{\"code\":\"x\",\"opaque\":1,\"flag\":1}", new byte[0]); // an unreadable response
+            default -> {
+                byte[] whole = frameOf(echo("cut"));
+                yield Arrays.copyOf(whole, 1 + random.nextInt(whole.length - 1)); // truncated
+            }
         };
     }
 
@@ -295,12 +339,6 @@ class ProtocolFuzzTest {
         byte[] frame = new byte[data.readInt()];
         data.readFully(frame);
         return RemotingCommandCodec.decode(ByteBuffer.wrap(frame));
-    }
-
-    private static void drain(InputStream in) throws IOException {
-        while (in.available() > 0) {
-            in.skip(in.available());
-        }
     }
 
     private static long warnings(ListAppender<ILoggingEvent> appender) {
