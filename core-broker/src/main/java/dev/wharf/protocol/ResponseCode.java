@@ -1,0 +1,67 @@
+package dev.wharf.protocol;
+
+/**
+ * Response codes, with RocketMQ's values, plus {@link #REQUEST_HEADER_INVALID} of Wharf's own.
+ */
+public final class ResponseCode {
+
+    public static final int SUCCESS = 0;
+    public static final int SYSTEM_ERROR = 1;
+    public static final int SYSTEM_BUSY = 2;
+    public static final int REQUEST_CODE_NOT_SUPPORTED = 3;
+    public static final int TRANSACTION_FAILED = 4;
+    public static final int FLUSH_DISK_TIMEOUT = 10;
+    public static final int SLAVE_NOT_AVAILABLE = 11;
+    public static final int FLUSH_SLAVE_TIMEOUT = 12;
+    public static final int MESSAGE_ILLEGAL = 13;
+    public static final int SERVICE_NOT_AVAILABLE = 14;
+    public static final int VERSION_NOT_SUPPORTED = 15;
+    public static final int NO_PERMISSION = 16;
+    public static final int TOPIC_NOT_EXIST = 17;
+    public static final int TOPIC_EXIST_ALREADY = 18;
+    public static final int PULL_NOT_FOUND = 19;
+    public static final int PULL_RETRY_IMMEDIATELY = 20;
+    public static final int PULL_OFFSET_MOVED = 21;
+    public static final int QUERY_NOT_FOUND = 22;
+    public static final int SUBSCRIPTION_PARSE_FAILED = 23;
+    public static final int SUBSCRIPTION_NOT_EXIST = 24;
+    public static final int SUBSCRIPTION_NOT_LATEST = 25;
+    public static final int SUBSCRIPTION_GROUP_NOT_EXIST = 26;
+    public static final int TRANSACTION_SHOULD_COMMIT = 200;
+    public static final int TRANSACTION_SHOULD_ROLLBACK = 201;
+    public static final int TRANSACTION_STATE_UNKNOW = 202;
+    public static final int TRANSACTION_STATE_GROUP_WRONG = 203;
+    public static final int CONSUMER_NOT_ONLINE = 206;
+    public static final int CONSUME_MSG_TIMEOUT = 207;
+    public static final int NO_MESSAGE = 208;
+    public static final int POLLING_FULL = 209;
+    public static final int POLLING_TIMEOUT = 210;
+
+    /**
+     * Wharf's own: the request's header is missing a required field, holds a malformed value, or cannot be
+     * read at all; the remark names the field. Retrying the same request cannot succeed. The value lies
+     * outside every range RocketMQ assigns (0-26, 200-215, 501, 604, 1500, 2000-2016, negatives), and a
+     * RocketMQ client reports an unknown code with its remark, so the message still reaches the user.
+     */
+    public static final int REQUEST_HEADER_INVALID = 1400;
+
+    private static final CodeNames NAMES = CodeNames.of(ResponseCode.class);
+
+    private ResponseCode() {
+    }
+
+    /** The constant's name, e.g. {@code "SYSTEM_BUSY"}, or {@code "UNKNOWN(n)"}; meant for log lines. */
+    public static String name(int code) {
+        return NAMES.name(code);
+    }
+
+    /** {@code "PULL_MESSAGE(11)"}, or {@code "UNKNOWN(n)"} for a code not listed here. */
+    public static String describe(int code) {
+        return NAMES.describe(code);
+    }
+
+    /** Whether the code is one of the constants above. */
+    public static boolean isKnown(int code) {
+        return NAMES.isKnown(code);
+    }
+}

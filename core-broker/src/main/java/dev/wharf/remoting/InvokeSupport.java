@@ -1,0 +1,95 @@
+package dev.wharf.remoting;
+
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timeout;
+import io.netty.util.TimerTask;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What the outbound invocations of one endpoint (server or client) share: a timer wheel that expires
+ * requests without a response, the executor that completes asynchronous futures off the I/O threads, and
+ * the in-flight limits for asynchronous and one-way requests.
+ */
+final class InvokeSupport {
+
+    /** Timeouts fire within one tick of their deadline; 10 ms is plenty for RPC timeouts. */
+    private static final long TICK_MILLIS = 10;
+
+    private final HashedWheelTimer timer;
+    private final ThreadPoolExecutor callbackExecutor;
+    private final Semaphore asyncPermits;
+    private final Semaphore onewayPermits;
+    private final int asyncPermitCount;
+    private final int onewayPermitCount;
+
+    InvokeSupport(String name, NettyEndpointConfig config) {
+        this.timer = new HashedWheelTimer(RemotingExecutors.threadFactory(name + "-timer"), TICK_MILLIS,
+                TimeUnit.MILLISECONDS, 512);
+        // Unbounded queue: its length is bounded by the requests in flight, which the semaphores bound.
+        this.callbackExecutor = new ThreadPoolExecutor(config.getCallbackExecutorThreads(),
+                config.getCallbackExecutorThreads(), 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                RemotingExecutors.threadFactory(name + "-callback"));
+        this.callbackExecutor.allowCoreThreadTimeOut(true);
+        this.asyncPermitCount = config.getAsyncSemaphoreValue();
+        this.onewayPermitCount = config.getOnewaySemaphoreValue();
+        this.asyncPermits = new Semaphore(asyncPermitCount);
+        this.onewayPermits = new Semaphore(onewayPermitCount);
+    }
+
+    /** Schedules a timeout; null if the timer is stopped (the endpoint is shutting down). */
+    Timeout schedule(TimerTask task, long delayMillis) {
+        try {
+            return timer.newTimeout(task, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (IllegalStateException | RejectedExecutionException stopped) {
+            return null;
+        }
+    }
+
+    /** Completes a future on the callback executor (inline if that is shut down). */
+    <T> void complete(CompletableFuture<T> future, T value, Throwable error) {
+        try {
+            callbackExecutor.execute(() -> completeNow(future, value, error));
+        } catch (RejectedExecutionException e) {
+            completeNow(future, value, error);
+        }
+    }
+
+    static <T> void completeNow(CompletableFuture<T> future, T value, Throwable error) {
+        if (error != null) {
+            future.completeExceptionally(error);
+        } else {
+            future.complete(value);
+        }
+    }
+
+    Semaphore asyncPermits() {
+        return asyncPermits;
+    }
+
+    Semaphore onewayPermits() {
+        return onewayPermits;
+    }
+
+    int asyncPermitCount() {
+        return asyncPermitCount;
+    }
+
+    int onewayPermitCount() {
+        return onewayPermitCount;
+    }
+
+    void shutdown() {
+        timer.stop();
+        callbackExecutor.shutdown();
+        try {
+            callbackExecutor.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

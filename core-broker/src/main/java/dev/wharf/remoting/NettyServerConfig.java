@@ -1,0 +1,49 @@
+package dev.wharf.remoting;
+
+import java.util.Objects;
+
+/** Settings of a {@link NettyRemotingServer}; property names follow RocketMQ's where they exist. */
+public class NettyServerConfig extends NettyEndpointConfig {
+
+    private int listenPort = 10911;
+    private String bindAddress = "127.0.0.1";
+    private int backlog = 1024;
+
+    public NettyServerConfig() {
+        super(3);
+    }
+
+    /** TCP port to listen on; 0 picks a free port (read it back with {@link NettyRemotingServer#localPort()}). */
+    public int getListenPort() {
+        return listenPort;
+    }
+
+    public void setListenPort(int listenPort) {
+        if (listenPort < 0 || listenPort > 65_535) {
+            throw new IllegalArgumentException("listenPort must be 0..65535 (0 = any free port), got " + listenPort);
+        }
+        this.listenPort = listenPort;
+    }
+
+    /** Address to listen on; loopback by default, "0.0.0.0" for every interface. */
+    public String getBindAddress() {
+        return bindAddress;
+    }
+
+    public void setBindAddress(String bindAddress) {
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        if (bindAddress.isBlank()) {
+            throw new IllegalArgumentException("bindAddress must be an address such as 127.0.0.1 or 0.0.0.0");
+        }
+        this.bindAddress = bindAddress.trim();
+    }
+
+    /** Pending connections the kernel queues before they are accepted. */
+    public int getBacklog() {
+        return backlog;
+    }
+
+    public void setBacklog(int backlog) {
+        this.backlog = atLeast("backlog", backlog, 1);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.wharf.remoting;
+
+import dev.wharf.remoting.codec.RemotingCommandDecoder;
+import dev.wharf.remoting.codec.RemotingCommandEncoder;
+import dev.wharf.remoting.codec.RemotingFrameDecoder;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler.Sharable;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.handler.timeout.IdleStateHandler;
+
+/**
+ * Builds the pipeline of every connection of an endpoint, server or client alike:
+ * <pre>
+ *   idle -> frameDecoder -> commandDecoder -> (commandEncoder) -> handler
+ * </pre>
+ * Stateless handlers are shared by all connections; the frame decoder and the idle timer are per
+ * connection.
+ */
+@Sharable
+final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
+
+    private final NettyEndpointConfig config;
+    private final InvokeSupport invoke;
+    private final ChannelGroup channels;
+    private final RemotingCommandDecoder commandDecoder = new RemotingCommandDecoder();
+    private final RemotingCommandEncoder commandEncoder = new RemotingCommandEncoder();
+    private final RemotingChannelHandler handler;
+
+    RemotingChannelInitializer(NettyEndpointConfig config, InvokeSupport invoke, RequestDispatcher dispatcher,
+                               ChannelEventDispatcher events, ChannelGroup channels) {
+        this.config = config;
+        this.invoke = invoke;
+        this.channels = channels;
+        this.handler = new RemotingChannelHandler(dispatcher, events, config.getChannelMaxIdleTimeSeconds());
+    }
+
+    @Override
+    protected void initChannel(Channel channel) {
+        NettyRemotingChannel.attach(channel, invoke);
+        channels.add(channel);
+        ChannelPipeline pipeline = channel.pipeline();
+        if (config.getChannelMaxIdleTimeSeconds() > 0) {
+            pipeline.addLast("idle", new IdleStateHandler(0, 0, config.getChannelMaxIdleTimeSeconds()));
+        }
+        pipeline.addLast("frameDecoder", new RemotingFrameDecoder(config.getMaxFrameLength()));
+        pipeline.addLast("commandDecoder", commandDecoder);
+        pipeline.addLast("commandEncoder", commandEncoder);
+        pipeline.addLast("handler", handler);
+    }
+}

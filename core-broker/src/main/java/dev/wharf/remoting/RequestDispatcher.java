@@ -1,0 +1,120 @@
+package dev.wharf.remoting;
+
+import dev.wharf.protocol.RemotingCommand;
+import dev.wharf.protocol.RemotingCommandException;
+import dev.wharf.protocol.RequestCode;
+import dev.wharf.protocol.ResponseCode;
+import io.netty.util.collection.IntObjectHashMap;
+import io.netty.util.collection.IntObjectMap;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The processor table of an endpoint and the path of an inbound request: pick the processor for the code,
+ * hand the request to that processor's executor, turn the outcome into a response. The table is
+ * copy-on-write (registrations are rare) so the lookup on the I/O thread takes no lock and boxes nothing.
+ */
+final class RequestDispatcher {
+
+    /** The remark of a request refused because its processor's executor is full. */
+    static final String OVERLOAD_REMARK = "[OVERLOAD] broker busy, try later";
+
+    private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
+    private static final long OVERLOAD_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private record Registration(RequestProcessor processor, ExecutorService executor) {
+    }
+
+    private volatile IntObjectMap<Registration> processors = new IntObjectHashMap<>();
+    private volatile Registration defaultProcessor;
+    private final AtomicLong overloaded = new AtomicLong();
+    private final AtomicLong nextOverloadLog = new AtomicLong(System.nanoTime());
+
+    synchronized void register(int code, RequestProcessor processor, ExecutorService executor) {
+        IntObjectMap<Registration> copy = new IntObjectHashMap<>(processors.size() + 1);
+        copy.putAll(processors);
+        copy.put(code, registration(processor, executor));
+        processors = copy;
+    }
+
+    void registerDefault(RequestProcessor processor, ExecutorService executor) {
+        defaultProcessor = registration(processor, executor);
+    }
+
+    private static Registration registration(RequestProcessor processor, ExecutorService executor) {
+        return new Registration(Objects.requireNonNull(processor, "processor"),
+                Objects.requireNonNull(executor, "executor (use RemotingExecutors.bounded)"));
+    }
+
+    /** I/O thread: a request arrived on {@code channel}. */
+    void dispatch(NettyRemotingChannel channel, RemotingCommand request) {
+        Registration registration = processors.get(request.code());
+        if (registration == null) {
+            registration = defaultProcessor;
+        }
+        if (registration == null) {
+            log.debug("Request code {} from {} is not supported", request.code(), channel.remoteAddress());
+            reply(channel, request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED, "request code " + request.code()
+                    + " (" + RequestCode.name(request.code()) + ") is not supported by this server");
+            return;
+        }
+        RequestProcessor processor = registration.processor();
+        if (processor.rejectRequest()) {
+            reply(channel, request, ResponseCode.SYSTEM_BUSY, "[REJECT] " + RequestCode.describe(request.code())
+                    + " is refused for now (flow control), try later");
+            return;
+        }
+        try {
+            registration.executor().execute(() -> process(processor, channel, request));
+        } catch (RejectedExecutionException e) {
+            logOverload(channel, request);
+            reply(channel, request, ResponseCode.SYSTEM_BUSY, OVERLOAD_REMARK);
+        }
+    }
+
+    private static void process(RequestProcessor processor, NettyRemotingChannel channel, RemotingCommand request) {
+        RemotingCommand response;
+        try {
+            response = processor.process(channel, request);
+        } catch (RemotingCommandException e) {
+            log.debug("Bad header in {} from {}: {}", request.describe(), channel.remoteAddress(), e.getMessage());
+            response = request.newResponse(ResponseCode.REQUEST_HEADER_INVALID, e.getMessage());
+        } catch (Throwable t) {
+            log.warn("Processor of {} from {} failed: {}", request.describe(), channel.remoteAddress(), t.toString());
+            log.debug("Processor failure detail", t);
+            String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+            response = request.newResponse(ResponseCode.SYSTEM_ERROR, message);
+        }
+        if (response == null) {
+            return;
+        }
+        if (request.isOneway()) {
+            NettyRemotingChannel.releaseBody(response);
+            return;
+        }
+        response.setOpaque(request.opaque());
+        channel.writeResponse(response);
+    }
+
+    private static void reply(NettyRemotingChannel channel, RemotingCommand request, int code, String remark) {
+        if (!request.isOneway()) {
+            channel.writeResponse(request.newResponse(code, remark));
+        }
+    }
+
+    /** One WARN line per interval at most, however hard the flood. */
+    private void logOverload(NettyRemotingChannel channel, RemotingCommand request) {
+        long count = overloaded.incrementAndGet();
+        long now = System.nanoTime();
+        long next = nextOverloadLog.get();
+        if (now - next >= 0 && nextOverloadLog.compareAndSet(next, now + OVERLOAD_LOG_INTERVAL_NANOS)) {
+            log.warn("Processor executor full: refused {} from {} with SYSTEM_BUSY ({} requests refused so far)",
+                    request.describe(), channel.remoteAddress(), count);
+        }
+    }
+}
