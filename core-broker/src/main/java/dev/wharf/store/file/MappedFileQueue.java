@@ -302,6 +302,14 @@ public final class MappedFileQueue {
      * positions set there and its tail zeroed. Used by recovery, never concurrently with writers.
      */
     public void truncateDirtyFiles(long offset) {
+        truncateDirtyFiles(offset, true);
+    }
+
+    /**
+     * Like {@link #truncateDirtyFiles(long)}; {@code zeroTail} false skips zeroing the rest of the file, for a
+     * clean restart where everything past the end is known to be unwritten (saves reading the whole tail).
+     */
+    public void truncateDirtyFiles(long offset, boolean zeroTail) {
         List<MappedFile> toDelete = new ArrayList<>();
         for (MappedFile file : mappedFiles) {
             long fileTail = file.getFileFromOffset() + mappedFileSize;
@@ -310,7 +318,9 @@ public final class MappedFileQueue {
                     int pos = (int) (offset - file.getFileFromOffset());
                     file.setWrotePosition(pos);
                     file.setFlushedPosition(pos);
-                    file.zeroFrom(pos);
+                    if (zeroTail) {
+                        file.zeroFrom(pos);
+                    }
                 } else {
                     file.destroy(1000);
                     toDelete.add(file);
@@ -318,9 +328,7 @@ public final class MappedFileQueue {
             }
         }
         mappedFiles.removeAll(toDelete);
-        if (flushedWhere > offset) {
-            flushedWhere = offset;
-        }
+        flushedWhere = offset;
     }
 
     /**
