@@ -1,0 +1,34 @@
+package dev.wharf.protocol.header;
+
+/** Headers of the NameServer requests and of topic administration. */
+public final class RouteHeaders {
+
+    private RouteHeaders() {
+    }
+
+    /** REGISTER_BROKER / UNREGISTER_BROKER. Register carries a RegisterBrokerBody. */
+    public record RegisterBrokerRequest(
+            @Required String brokerName,
+            @Required String brokerAddr,
+            @Required String clusterName,
+            long brokerId,
+            String haServerAddr) {
+    }
+
+    public record RegisterBrokerResponse(String haServerAddr, String masterAddr) {
+    }
+
+    /** GET_ROUTEINFO_BY_TOPIC, DELETE_TOPIC_IN_NAMESRV, DELETE_TOPIC_IN_BROKER, GET_TOPIC_STATS_INFO. */
+    public record TopicRequest(@Required String topic) {
+    }
+
+    /** UPDATE_AND_CREATE_TOPIC on a broker. {@code perm}: see TopicPerm. */
+    public record CreateTopicRequest(
+            @Required String topic,
+            int readQueueNums,
+            int writeQueueNums,
+            int perm,
+            int topicSysFlag,
+            boolean order) {
+    }
+}
