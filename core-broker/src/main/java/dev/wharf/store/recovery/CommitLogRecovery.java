@@ -32,7 +32,8 @@ public final class CommitLogRecovery {
      * What recovery decided.
      *
      * @param maxPhyOffset end of the valid commit log
-     * @param dispatchFrom where the dispatcher must resume (consume queues and index are complete below it)
+     * @param dispatchFrom where the dispatcher must resume (a record boundary; consume queues and index are
+     *                     complete below it, and dispatchers skip what they already hold above it)
      * @param scanned      whether records were validated (false: trusted the clean-shutdown checkpoint)
      * @param truncated    whether an invalid record was found and the log cut there
      */
@@ -68,7 +69,8 @@ public final class CommitLogRecovery {
         }
         ScanOutcome outcome = scan(files, startFile, checkCrc);
         files.truncateDirtyFiles(outcome.end);
-        long dispatchFrom = Math.min(Math.max(safe, startFile.getFileFromOffset()), outcome.end);
+        // the safe offset may sit inside a record; the file start is the nearest boundary below it
+        long dispatchFrom = Math.min(startFile.getFileFromOffset(), outcome.end);
         if (outcome.invalidAt >= 0) {
             log.warn("Commit log: record at offset {} is not intact (torn or corrupt); truncated the log there", outcome.invalidAt);
         }
