@@ -1,6 +1,9 @@
 package dev.wharf.store.queue;
 
-/** Outcome of {@link ConsumeQueue#putUnit(long, long, int, long)}; the dispatch hot path gets a code, not an exception. */
+/**
+ * Outcome of {@link ConsumeQueue#putUnit(long, long, int, long)}: the dispatch hot path gets a code, not an
+ * exception.
+ */
 public enum PutUnitStatus {
 
     /** The unit was written at its position. */

@@ -390,6 +390,26 @@ class ConsumeQueueTest {
     }
 
     @Test
+    void expiryAcrossABlankGapMovesTheMinPastTheBlanks() {
+        ConsumeQueue queue = open();
+        putRange(queue, 0, 5);
+        queue.putUnit(14, phy(14), size(14), tags(14));
+        putRange(queue, 15, 25);
+
+        queue.correctMinOffset(phy(3));
+        assertThat(queue.getMinOffsetInQueue()).isEqualTo(3);
+        // messages 0 to 4 are gone; the blanks 5 to 13 are skipped
+        queue.deleteExpiredFiles(phy(10));
+        assertThat(queue.getMinOffsetInQueue()).isEqualTo(14);
+        assertThat(queue.getMinPhysicalOffset()).isEqualTo(phy(14));
+        // file 0 ends in blanks that carry message 14's offset, so it is kept until message 14 expires too
+        queue.deleteExpiredFiles(phy(15));
+        assertThat(queue.fileCount()).isEqualTo(2);
+        assertThat(queue.getMinOffsetInQueue()).isEqualTo(15);
+        assertUnits(queue, 15, 25);
+    }
+
+    @Test
     void offsetByTimeFindsTheFirstMessageStoredAtOrAfterTheTimestamp() {
         ConsumeQueue queue = open();
         putRange(queue, 0, 57);
