@@ -61,9 +61,17 @@ public final class CommitLog {
         this.appendListener = listener == null ? () -> { } : listener;
     }
 
-    /** Refuses (or accepts again) puts, e.g. while shutting down. */
+    /**
+     * Refuses (or accepts again) puts. Refusing waits for an append in progress, so afterwards nothing is
+     * being written (shutdown relies on it).
+     */
     public void setWritable(boolean writable) {
-        this.writable = writable;
+        putLock.lock();
+        try {
+            this.writable = writable;
+        } finally {
+            putLock.unlock();
+        }
     }
 
     /**
@@ -130,13 +138,13 @@ public final class CommitLog {
                     + " bytes stored but a commit-log file holds " + fileSize
                     + " bytes; send less or raise mappedFileSizeCommitLog.");
         }
-        if (!writable) {
-            return AppendResult.failure(AppendStatus.SERVICE_NOT_AVAILABLE,
-                    "The store is not accepting messages (it is stopped or shutting down).");
-        }
         AppendResult result;
         putLock.lock();
         try {
+            if (!writable) {
+                return AppendResult.failure(AppendStatus.SERVICE_NOT_AVAILABLE,
+                        "The store is not accepting messages (it is stopped or shutting down).");
+            }
             MappedFile file = mappedFileQueue.getLastMappedFile(0);
             if (file == null) {
                 return AppendResult.failure(AppendStatus.CREATE_MAPPED_FILE_FAILED,
@@ -321,7 +329,7 @@ public final class CommitLog {
 
     /** Unmaps every file (after the last flush). */
     public void shutdown() {
-        writable = false;
+        setWritable(false);
         mappedFileQueue.shutdown(1000);
     }
 

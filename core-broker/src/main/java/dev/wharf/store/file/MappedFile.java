@@ -48,12 +48,21 @@ public final class MappedFile extends ReferenceResource {
      * 20-digit start offset.
      */
     public MappedFile(Path path, int fileSize) throws IOException {
+        this(path, fileSize, parseOffset(path.getFileName().toString()));
+    }
+
+    /**
+     * Maps {@code path} like {@link #MappedFile(Path, int)} for a file whose name is not its start offset (an
+     * index file is named by its creation time); {@code fileFromOffset} is what {@link #getFileFromOffset()}
+     * reports.
+     */
+    public MappedFile(Path path, int fileSize, long fileFromOffset) throws IOException {
         if (fileSize <= 0) {
             throw new IllegalArgumentException("mapped file size must be positive, got " + fileSize);
         }
         this.path = path;
         this.fileName = path.getFileName().toString();
-        this.fileFromOffset = parseOffset(fileName);
+        this.fileFromOffset = fileFromOffset;
         this.fileSize = fileSize;
         Path parent = path.toAbsolutePath().getParent();
         if (parent != null) {
@@ -179,6 +188,37 @@ public final class MappedFile extends ReferenceResource {
     /** Reads one long at {@code pos}; same rule as {@link #getInt(int)}. */
     public long getLong(int pos) {
         return mapped.getLong(pos);
+    }
+
+    /**
+     * Writes an int at {@code pos} outside the append discipline, for fixed-layout files (the index) that
+     * update slots and headers in place. The owner is the single writer and publishes the write to its readers
+     * itself; the write position is not moved.
+     */
+    public void putInt(int pos, int value) {
+        mapped.putInt(pos, value);
+    }
+
+    /** Writes a long at {@code pos}; same rules as {@link #putInt(int, int)}. */
+    public void putLong(int pos, long value) {
+        mapped.putLong(pos, value);
+    }
+
+    /**
+     * Forces the whole file to disk, for files written in place with {@link #putInt(int, int)} and
+     * {@link #putLong(int, long)}, whose dirty range the positions do not track.
+     */
+    public void forceAll() {
+        if (!hold()) {
+            return;
+        }
+        try {
+            mapped.force();
+        } catch (RuntimeException e) {
+            log.error("Could not force {} to disk", path, e);
+        } finally {
+            release();
+        }
     }
 
     /**
