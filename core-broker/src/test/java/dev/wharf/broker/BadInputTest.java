@@ -150,6 +150,16 @@ class BadInputTest {
     }
 
     @Test
+    void aGroupWithConsumptionDisabledCannotPull() throws Exception {
+        broker.subscriptionGroups().update(new dev.wharf.broker.group.SubscriptionGroupConfig("off", false, true, 1,
+                16, true));
+        client.sendOk("Open", 0, new byte[] {1}, Map.of());
+        RemotingCommand r = client.pull("off", "Open", 0, 0, 1, "*", "TAG");
+        assertThat(r.code()).isEqualTo(ResponseCode.NO_PERMISSION);
+        assertThat(r.remark()).contains("off", "consumeEnable");
+    }
+
+    @Test
     void anEmptyBatchIsIllegal() throws Exception {
         SendMessageRequest header = new SendMessageRequest("pg", "B", 0, 0, 0, 0L, 0, null, 0, null, true);
         RemotingCommand r = client.invoke(RequestCode.SEND_BATCH_MESSAGE, header, new byte[] {0, 0, 0, 3});
