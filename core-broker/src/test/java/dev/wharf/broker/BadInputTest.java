@@ -64,6 +64,7 @@ class BadInputTest {
         RemotingCommand r = client.send("Big", 0, new byte[300 * 1024], Map.of());
         assertThat(r.code()).isEqualTo(ResponseCode.MESSAGE_ILLEGAL);
         assertThat(r.remark()).contains("307200", "262144", "maxMessageSize");
+        assertThat(broker.topics().find("Big")).as("a refused message creates no topic").isNull();
     }
 
     @Test
