@@ -113,12 +113,15 @@ public final class TypedValueReader {
         };
     }
 
-    private int length() throws StreamCorruptedException {
+    private int length() throws IOException {
         int at = in.position();
         int length = in.getInt();
-        if (length < 0 || length > in.remaining()) {
-            throw new StreamCorruptedException("Length " + length + " at offset " + at + " exceeds the "
-                    + in.remaining() + " bytes left.");
+        if (length < 0) {
+            throw new StreamCorruptedException("Negative length " + length + " at offset " + at + ".");
+        }
+        if (length > in.remaining()) {
+            throw new EOFException("Length " + length + " at offset " + at + " exceeds the " + in.remaining()
+                    + " bytes left.");
         }
         return length;
     }
