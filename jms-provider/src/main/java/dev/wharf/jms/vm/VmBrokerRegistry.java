@@ -50,8 +50,10 @@ public final class VmBrokerRegistry {
     }
 
     /**
-     * What to start: the name, the URL's broker settings (to be bound onto the broker's configuration) and the
-     * store folder, which is a fresh temporary folder when the URL names none.
+     * What to start: the name, the URL's broker settings and the store folder. A launcher binds {@code settings}
+     * onto the broker's configuration beans with {@code BeanBinder.bind}, reports unknown keys with
+     * {@link WharfConnectionConfig#describeUnknownBrokerSettings} (as an exception, so nothing starts), and then
+     * sets {@code storePathRootDir}, which is the URL's folder or a fresh temporary one.
      */
     public record VmBrokerSpec(String name, Map<String, String> settings, Path storePathRootDir,
                                boolean temporaryStore) {

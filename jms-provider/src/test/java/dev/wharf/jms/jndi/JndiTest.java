@@ -10,6 +10,10 @@ import dev.wharf.jms.destination.WharfTopic;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.Queue;
 import jakarta.jms.Topic;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Hashtable;
@@ -30,6 +34,7 @@ import javax.naming.NotContextException;
 import javax.naming.Reference;
 import javax.naming.StringRefAddr;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Lookups through {@code new InitialContext(env)} with the properties-style environment. */
 class JndiTest {
@@ -61,6 +66,29 @@ class JndiTest {
         assertThat(ctx.lookup(new CompositeName("Prices"))).isEqualTo(new WharfTopic("prices"));
         assertThat(ctx.lookup("SameName")).isEqualTo(new WharfQueue("SameName"));
         assertThatThrownBy(() -> ctx.lookup("ConnectionFactory")).isInstanceOf(NameNotFoundException.class);
+    }
+
+    /** {@code new InitialContext()} reads jndi.properties from the context class loader, as applications do. */
+    @Test
+    void aJndiPropertiesFileOnTheClassPathIsEnough(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("jndi.properties"), String.join("\n",
+                "java.naming.factory.initial = " + WharfInitialContextFactory.class.getName(),
+                "connectionFactory.ConnectionFactory = wharf://ns1:9876,ns2:9876?maxReconsumeTimes=3",
+                "queue.jms/Orders = orders",
+                "topic.Prices = prices"));
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, previous)) {
+            Thread.currentThread().setContextClassLoader(loader);
+            Context ctx = new InitialContext();
+            WharfConnectionFactory cf = (WharfConnectionFactory) ctx.lookup("ConnectionFactory");
+            assertThat(cf.getNamesrvAddr()).isEqualTo("ns1:9876;ns2:9876");
+            assertThat(cf.getMaxReconsumeTimes()).isEqualTo(3);
+            assertThat(ctx.lookup("jms/Orders")).isEqualTo(new WharfQueue("orders"));
+            assertThat(ctx.lookup("Prices")).isEqualTo(new WharfTopic("prices"));
+            assertThat(ctx.lookup("dynamicQueues/more")).isEqualTo(new WharfQueue("more"));
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
     }
 
     @Test

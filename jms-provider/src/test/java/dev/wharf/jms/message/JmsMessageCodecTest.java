@@ -138,6 +138,48 @@ class JmsMessageCodecTest {
                 .containsExactlyInAnyOrder("JMSPriority:I", "JMSXGroupSeq:I", "weight:I", "flag:Z", "ratio:D");
     }
 
+    /**
+     * What the broker's selector evaluation needs is all in the stored record: a property source built only from
+     * the stored properties and the born timestamp, the way the contract says the broker resolves identifiers,
+     * gives the selector engine the same values the sender set.
+     */
+    @Test
+    void theStoredFormIsEnoughToEvaluateSelectors() throws JMSException {
+        WharfTextMessage sent = fullySet();
+        sent.setBooleanProperty("flag", true);
+        sent.setDoubleProperty("ratio", 0.5);
+        sent.setLongProperty("big", Long.MAX_VALUE);
+        sent.setStringProperty("odd", "x\u0001y");
+        MessageExt stored = Wire.store(sent);
+        Map<String, String> p = stored.getProperties();
+        Map<String, Character> types = WireProperties.parseTypes(p.get(WireProperties.PROPERTY_TYPES));
+        dev.wharf.filter.PropertySource source = name -> switch (name) {
+            case "JMSType" -> p.get(MessageProperties.TAGS);
+            case "JMSMessageID" -> p.containsKey(MessageProperties.UNIQUE_CLIENT_MESSAGE_ID)
+                    ? "ID:" + p.get(MessageProperties.UNIQUE_CLIENT_MESSAGE_ID) : null;
+            case "JMSTimestamp" -> stored.getBornTimestamp();
+            default -> {
+                String v = p.get(name);
+                Character t = types.get(name);
+                yield v == null || t == null ? v : WireProperties.parse(t, v);
+            }
+        };
+        for (String selector : List.of(
+                "JMSType = 'car' AND color = 'blue' AND weight > 2500",
+                "JMSPriority >= 7 AND JMSDeliveryMode = 'NON_PERSISTENT'",
+                "JMSCorrelationID = 'corr-1' AND JMSMessageID = '" + sent.getJMSMessageID() + "'",
+                "JMSTimestamp = " + sent.getJMSTimestamp(),
+                "flag = TRUE AND ratio < 1.0 AND ratio > 0.49 AND big = 9223372036854775807",
+                "JMSXGroupID = 'g1' AND JMSXGroupSeq = 2",
+                "missing IS NULL AND color IN ('red', 'blue') AND color LIKE 'bl%'")) {
+            assertThat(dev.wharf.filter.SelectorParser.parse(selector).matches(source)).as(selector).isTrue();
+        }
+        for (String selector : List.of("weight = '2600'", "JMSPriority < 7", "JMSDeliveryMode = 'PERSISTENT'",
+                "JMSType = 'bike'", "odd = 'x'")) {
+            assertThat(dev.wharf.filter.SelectorParser.parse(selector).matches(source)).as(selector).isFalse();
+        }
+    }
+
     @Test
     void aPersistentMessageWaitsForTheStore() throws JMSException {
         Map<String, String> p = Wire.send(new WharfMessage()).getProperties();
