@@ -6,7 +6,6 @@ import java.io.Serial;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The options of a connection factory, as JavaBean properties whose names are also the URL parameter names
@@ -306,8 +305,7 @@ public class ConnectionOptions implements Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ConnectionOptions other && other.toSettings().equals(toSettings())
-                && Objects.equals(other.clientID, clientID);
+        return o instanceof ConnectionOptions other && other.toSettings().equals(toSettings());
     }
 
     @Override

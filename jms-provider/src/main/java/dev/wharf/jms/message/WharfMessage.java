@@ -318,7 +318,7 @@ public class WharfMessage implements Message {
         properties.put(name, value);
     }
 
-    /** JMSXGroupID is a String, JMSXGroupSeq and JMSXDeliveryCount are ints (Jakarta Messaging 3.5.9). */
+    /** The JMSX properties have the types Jakarta Messaging 3.5.9 gives them. */
     private static void checkJmsxType(String name, Object value) throws MessageFormatException {
         if (value == null) {
             return;
@@ -333,7 +333,9 @@ public class WharfMessage implements Message {
         };
         if (wrong) {
             throw new MessageFormatException("Property " + name + " cannot hold " + ValueConversions.typeName(value)
-                    + " values; the specification defines its type (JMSXGroupID: String, JMSXGroupSeq: int).");
+                    + " values; the specification defines the JMSX types (JMSXGroupID, JMSXUserID, JMSXAppID,"
+                    + " JMSXProducerTXID, JMSXConsumerTXID: String; JMSXGroupSeq, JMSXDeliveryCount, JMSXState: int;"
+                    + " JMSXRcvTimestamp: long).");
         }
     }
 

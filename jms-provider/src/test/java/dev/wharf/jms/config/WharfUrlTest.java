@@ -30,12 +30,12 @@ class WharfUrlTest {
 
     @Test
     void vmUrlsAndParameters() {
-        WharfUrl u = WharfUrl.parse("  vm://local-1?flushDiskType=SYNC_FLUSH&storePathRootDir=%2Ftmp%2Fa+b%20c&x=  ");
+        WharfUrl u = WharfUrl.parse("  vm://local-1?flushDiskType=SYNC_FLUSH&storePathRootDir=%2Fdata%2Fa+b%20c&x=  ");
         assertThat(u.isVm()).isTrue();
         assertThat(u.vmName()).isEqualTo("local-1");
         assertThat(u.addresses()).isEmpty();
         assertThat(u.parameters()).containsExactly(Map.entry("flushDiskType", "SYNC_FLUSH"),
-                Map.entry("storePathRootDir", "/tmp/a+b c"), Map.entry("x", ""));
+                Map.entry("storePathRootDir", "/data/a+b c"), Map.entry("x", ""));
         assertThat(u.text()).startsWith("vm://");
         assertThat(WharfUrl.parse("vm://a?").parameters()).isEmpty();
         assertThat(WharfUrl.parse("vm://a?k=%C3%A9").parameters()).containsEntry("k", "\u00e9");
