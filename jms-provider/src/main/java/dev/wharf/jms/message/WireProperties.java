@@ -28,7 +28,7 @@ import java.util.Set;
 public final class WireProperties {
 
     /** Types of the non-String properties, {@code name:T,...}; the broker reads the same key. */
-    public static final String PROPERTY_TYPES = "WHARF_PROPERTY_TYPES";
+    public static final String PROPERTY_TYPES = dev.wharf.common.message.MessageProperties.PROPERTY_TYPES;
     /** {@code text}, {@code bytes}, {@code map}, {@code stream}, {@code object} or {@code message}. */
     public static final String BODY_TYPE = "JMS_Wharf_BodyType";
     /** "true" when the text or object of a text or object message is null (the stored body is then empty). */
