@@ -100,9 +100,11 @@ public final class StoreBenchmark {
             System.out.printf(Locale.ROOT, "  sync 8 writers  / sync 1 writer      : %.2f (target >= 5)%n",
                     sync8.msgsPerSecond / sync1.msgsPerSecond);
             System.out.printf(Locale.ROOT, "  sync 4 writers  / sync 1 writer      : %.2f%n", sync4.msgsPerSecond / sync1.msgsPerSecond);
-            System.out.printf(Locale.ROOT, "  sync 1 writer   / raw forced write   : %.2f (MB/s)%n", sync1.mbPerSecond / rawForced);
             System.out.printf(Locale.ROOT, "  puts per force: sync1 %.1f, sync4 %.1f, sync8 %.1f%n",
                     sync1.putsPerForce, sync4.putsPerForce, sync8.putsPerForce);
+            System.out.printf(Locale.ROOT, "  forces per second: sync1 %.0f, sync4 %.0f, sync8 %.0f (a force costs the disk's flush latency)%n",
+                    sync1.msgsPerSecond / sync1.putsPerForce, sync4.msgsPerSecond / sync4.putsPerForce,
+                    sync8.msgsPerSecond / sync8.putsPerForce);
         } finally {
             if (deleteBase) {
                 deleteTree(baseDir);
