@@ -1,0 +1,514 @@
+package dev.wharf.client.impl;
+
+import dev.wharf.client.ClientConfig;
+import dev.wharf.client.ClientException;
+import dev.wharf.client.TransactionCheckHandler;
+import dev.wharf.client.route.LatencyFaultTolerance;
+import dev.wharf.client.route.NameServerAddresses;
+import dev.wharf.client.route.TopicPublishInfo;
+import dev.wharf.client.route.TopicRoutes;
+import dev.wharf.common.message.MessageQueue;
+import dev.wharf.common.util.NamedThreadFactory;
+import dev.wharf.common.util.ServiceThread;
+import dev.wharf.protocol.RequestCode;
+import dev.wharf.protocol.body.Heartbeat.ConsumerData;
+import dev.wharf.protocol.body.Heartbeat.HeartbeatData;
+import dev.wharf.protocol.body.Heartbeat.ProducerData;
+import dev.wharf.protocol.body.RouteData.BrokerData;
+import dev.wharf.protocol.body.RouteData.TopicRouteData;
+import dev.wharf.remoting.NettyClientConfig;
+import dev.wharf.remoting.NettyRemotingClient;
+import dev.wharf.remoting.RemotingExecutors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything the producers, consumers and admin clients of one client id share: the remoting client (one
+ * connection per broker and NameServer), NameServer failover, the route cache (refreshed every
+ * {@code pollNameServerInterval}), heartbeats to every broker of every cached route (every
+ * {@code heartbeatBrokerInterval}, and at once when a member starts), the rebalance thread (every 20 s and soon
+ * after NOTIFY_CONSUMER_IDS_CHANGED), offset persistence (every {@code persistConsumerOffsetInterval}), and the
+ * processors of broker-to-client requests (membership changes, transaction check-backs).
+ *
+ * <p>Obtained with {@link #acquire} and given back with {@link #release}: the instance starts with its first user
+ * and stops with its last. Thread-safe.
+ */
+public final class ClientInstance {
+
+    private static final Logger log = LoggerFactory.getLogger(ClientInstance.class);
+    private static final Map<String, ClientInstance> INSTANCES = new HashMap<>();
+
+    /** How often every consumer's queue assignment is recomputed even without a notification. */
+    public static final long REBALANCE_INTERVAL_MILLIS = 20_000;
+
+    private final String clientId;
+    private final ClientConfig config;
+    private final NettyRemotingClient remoting;
+    private final RemotingCalls calls;
+    private final NameServerApi nameServer;
+    private final MessageApi messageApi;
+    private final OffsetApi offsetApi;
+    private final GroupApi groupApi;
+    private final AdminApi adminApi;
+    private final LatencyFaultTolerance faults = new LatencyFaultTolerance();
+    private final ThreadPoolExecutor brokerRequestExecutor;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final RebalanceService rebalanceService = new RebalanceService();
+
+    private final Map<String, TopicRouteData> routes = new ConcurrentHashMap<>();
+    private final Map<String, TopicPublishInfo> publishInfos = new ConcurrentHashMap<>();
+    /** brokerName -> brokerId -> address, rebuilt from the cached routes. */
+    private volatile Map<String, Map<Long, String>> brokerAddrs = Map.of();
+    private final ReentrantLock routeLock = new ReentrantLock();
+    private final ReentrantLock heartbeatLock = new ReentrantLock();
+
+    private final Map<String, Boolean> producers = new ConcurrentHashMap<>();
+    private final Map<String, ConsumerMember> consumers = new ConcurrentHashMap<>();
+    private final Map<String, TransactionCheckHandler> checkHandlers = new ConcurrentHashMap<>();
+    private int references;
+
+    private ClientInstance(String clientId, ClientConfig config, NameServerAddresses nameServers) {
+        this.clientId = clientId;
+        this.config = config;
+        NettyClientConfig nettyConfig = new NettyClientConfig();
+        nettyConfig.setCallbackExecutorThreads(config.getClientCallbackExecutorThreads());
+        this.remoting = new NettyRemotingClient(nettyConfig);
+        this.calls = new RemotingCalls(remoting);
+        this.nameServer = new NameServerApi(calls, nameServers, config.getMqClientApiTimeout());
+        this.messageApi = new MessageApi(calls);
+        this.offsetApi = new OffsetApi(calls);
+        this.groupApi = new GroupApi(calls);
+        this.adminApi = new AdminApi(calls);
+        this.brokerRequestExecutor = RemotingExecutors.bounded("wharf-client-broker-requests", 2, 10_000);
+        this.scheduler = new ScheduledThreadPoolExecutor(2, new NamedThreadFactory("wharf-client-scheduler"));
+        this.scheduler.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * The running instance for the configuration's client id, started if this is its first user. Every
+     * successful call must be matched by one {@link #release()}.
+     *
+     * @throws ClientException when the NameServer address is missing or malformed, or the client id is already
+     *                         used with another NameServer address
+     */
+    public static ClientInstance acquire(ClientConfig config) throws ClientException {
+        String clientId = config.buildClientId();
+        synchronized (INSTANCES) {
+            ClientInstance existing = INSTANCES.get(clientId);
+            if (existing != null) {
+                if (!existing.config.sameConnectionSettings(config)) {
+                    throw new ClientException("The client id " + clientId + " is already in use with NameServer "
+                            + existing.config.getNamesrvAddr() + " (timeout " + existing.config.getMqClientApiTimeout()
+                            + " ms); give this client another ClientConfig.instanceName to use NameServer "
+                            + config.getNamesrvAddr() + ".");
+                }
+                existing.references++;
+                return existing;
+            }
+            NameServerAddresses nameServers;
+            try {
+                nameServers = NameServerAddresses.parse(config.getNamesrvAddr());
+            } catch (IllegalArgumentException e) {
+                throw new ClientException(e.getMessage(), e);
+            }
+            ClientInstance created = new ClientInstance(clientId, config.copy(), nameServers);
+            created.start();
+            created.references = 1;
+            INSTANCES.put(clientId, created);
+            return created;
+        }
+    }
+
+    /** Gives the instance back; the last release stops it. */
+    public void release() {
+        synchronized (INSTANCES) {
+            if (references <= 0) {
+                return;
+            }
+            if (--references > 0) {
+                return;
+            }
+            INSTANCES.remove(clientId, this);
+        }
+        shutdown();
+    }
+
+    private void start() {
+        remoting.registerProcessor(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED,
+                new BrokerRequestProcessor(this), brokerRequestExecutor);
+        remoting.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE,
+                new BrokerRequestProcessor(this), brokerRequestExecutor);
+        remoting.start();
+        long poll = config.getPollNameServerInterval();
+        scheduler.scheduleWithFixedDelay(guarded("route refresh", this::refreshRoutes), poll, poll, TimeUnit.MILLISECONDS);
+        long beat = config.getHeartbeatBrokerInterval();
+        scheduler.scheduleWithFixedDelay(guarded("heartbeat", this::sendHeartbeatToAllBrokers), beat, beat,
+                TimeUnit.MILLISECONDS);
+        long persist = config.getPersistConsumerOffsetInterval();
+        scheduler.scheduleWithFixedDelay(guarded("offset persistence", this::persistAllOffsets), persist, persist,
+                TimeUnit.MILLISECONDS);
+        rebalanceService.start();
+        log.info("Client instance {} started (NameServer {})", clientId, nameServer.addresses());
+    }
+
+    private void shutdown() {
+        rebalanceService.shutdown(5_000);
+        scheduler.shutdownNow();
+        remoting.shutdown();
+        brokerRequestExecutor.shutdownNow();
+        log.info("Client instance {} shut down", clientId);
+    }
+
+    private Runnable guarded(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log.warn("Client {}: {} failed: {}", clientId, what, e.toString());
+            }
+        };
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    public String clientId() {
+        return clientId;
+    }
+
+    /** The instance's own copy of the configuration (do not modify). */
+    public ClientConfig config() {
+        return config;
+    }
+
+    public long apiTimeoutMillis() {
+        return config.getMqClientApiTimeout();
+    }
+
+    public NameServerApi nameServer() {
+        return nameServer;
+    }
+
+    public MessageApi messageApi() {
+        return messageApi;
+    }
+
+    public OffsetApi offsetApi() {
+        return offsetApi;
+    }
+
+    public GroupApi groupApi() {
+        return groupApi;
+    }
+
+    public AdminApi adminApi() {
+        return adminApi;
+    }
+
+    public LatencyFaultTolerance faults() {
+        return faults;
+    }
+
+    /** Runs short tasks that must not block I/O or the caller (check-backs, notifications). */
+    public ExecutorService brokerRequestExecutor() {
+        return brokerRequestExecutor;
+    }
+
+    // ------------------------------------------------------------------ members
+
+    /** @throws ClientException when this client id already has a producer of the group */
+    public void registerProducer(String group) throws ClientException {
+        if (producers.putIfAbsent(group, Boolean.TRUE) != null) {
+            throw new ClientException("A producer of group \"" + group + "\" is already started in client " + clientId
+                    + "; share that producer, or give this one another ClientConfig.instanceName.");
+        }
+    }
+
+    /** Forgets the producer group and tells every broker that this client left it. */
+    public void unregisterProducer(String group) {
+        if (producers.remove(group) != null) {
+            checkHandlers.remove(group);
+            unregisterFromBrokers(group, null);
+        }
+    }
+
+    /** @throws ClientException when this client id already has a consumer of the group */
+    public void registerConsumer(ConsumerMember member) throws ClientException {
+        if (consumers.putIfAbsent(member.groupName(), member) != null) {
+            throw new ClientException("A consumer of group \"" + member.groupName() + "\" is already started in client "
+                    + clientId + "; to run several members of one group in one process give each its own "
+                    + "ClientConfig.instanceName.");
+        }
+    }
+
+    /** Forgets the consumer group and tells every broker that this client left it (the group rebalances). */
+    public void unregisterConsumer(String group) {
+        ConsumerMember removed = consumers.remove(group);
+        if (removed != null && removed.heartbeatData() != null) {
+            unregisterFromBrokers(null, group);
+        }
+    }
+
+    /** Routes the broker's CHECK_TRANSACTION_STATE requests for {@code producerGroup} to {@code handler}. */
+    public void registerTransactionCheckHandler(String producerGroup, TransactionCheckHandler handler) {
+        checkHandlers.put(producerGroup, handler);
+    }
+
+    public void unregisterTransactionCheckHandler(String producerGroup) {
+        checkHandlers.remove(producerGroup);
+    }
+
+    TransactionCheckHandler checkHandler(String producerGroup) {
+        return producerGroup == null ? null : checkHandlers.get(producerGroup);
+    }
+
+    ConsumerMember consumer(String group) {
+        return consumers.get(group);
+    }
+
+    private void unregisterFromBrokers(String producerGroup, String consumerGroup) {
+        for (String address : allBrokerAddresses()) {
+            try {
+                groupApi.unregisterClient(address, clientId, producerGroup, consumerGroup, apiTimeoutMillis());
+            } catch (ClientException e) {
+                log.warn("Client {} could not unregister from {}: {}", clientId, address, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ routes
+
+    /**
+     * The topic's publish info, fetched from the NameServer when not cached.
+     *
+     * @return null when no NameServer knows a route for the topic
+     */
+    public TopicPublishInfo publishInfo(String topic) throws ClientException, InterruptedException {
+        TopicPublishInfo info = publishInfos.get(topic);
+        if (info == null || info.isEmpty()) {
+            updateRoute(topic);
+            info = publishInfos.get(topic);
+        }
+        return info == null || info.isEmpty() ? null : info;
+    }
+
+    /** The readable queues of the topic from the cache (empty when its route is not known). */
+    public Set<MessageQueue> subscribeQueues(String topic) {
+        return TopicRoutes.subscribeQueues(topic, routes.get(topic));
+    }
+
+    /** Fetches the topic's route now and answers its readable queues (empty when there is no route). */
+    public Set<MessageQueue> fetchSubscribeQueues(String topic) throws ClientException, InterruptedException {
+        updateRoute(topic);
+        return subscribeQueues(topic);
+    }
+
+    /** The cached route, or null. */
+    public TopicRouteData cachedRoute(String topic) {
+        return routes.get(topic);
+    }
+
+    /**
+     * Fetches the topic's route from the NameServer and updates the cache; a topic no NameServer knows keeps
+     * its cached route (a NameServer may lag behind), if any.
+     *
+     * @return whether a route is now cached
+     */
+    public boolean updateRoute(String topic) throws ClientException, InterruptedException {
+        if (!routeLock.tryLock(config.getMqClientApiTimeout(), TimeUnit.MILLISECONDS)) {
+            return routes.containsKey(topic);
+        }
+        try {
+            TopicRouteData route = nameServer.route(topic);
+            if (route == null) {
+                return routes.containsKey(topic);
+            }
+            TopicRouteData old = routes.put(topic, route);
+            if (!route.equals(old)) {
+                publishInfos.put(topic, new TopicPublishInfo(topic, TopicRoutes.publishQueues(topic, route)));
+                rebuildBrokerTable();
+                if (old != null) {
+                    log.info("Client {}: route of topic {} changed", clientId, topic);
+                }
+            }
+            return true;
+        } finally {
+            routeLock.unlock();
+        }
+    }
+
+    private void rebuildBrokerTable() {
+        Map<String, Map<Long, String>> table = new TreeMap<>();
+        for (TopicRouteData route : routes.values()) {
+            if (route.brokerDatas() == null) {
+                continue;
+            }
+            for (BrokerData b : route.brokerDatas()) {
+                if (b.brokerAddrs() != null) {
+                    table.computeIfAbsent(b.brokerName(), k -> new HashMap<>()).putAll(b.brokerAddrs());
+                }
+            }
+        }
+        brokerAddrs = table;
+    }
+
+    private void refreshRoutes() {
+        Set<String> topics = new LinkedHashSet<>(routes.keySet());
+        for (ConsumerMember member : consumers.values()) {
+            topics.addAll(member.subscribedTopics());
+        }
+        List<String> failures = new ArrayList<>();
+        for (String topic : topics) {
+            try {
+                updateRoute(topic);
+            } catch (ClientException e) {
+                failures.add(topic + ": " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (!failures.isEmpty()) {
+            log.warn("Client {} could not refresh {} route(s): {}", clientId, failures.size(), failures.get(0));
+        }
+    }
+
+    /** The master's address of a broker name, or null when no cached route names it. */
+    public String masterAddress(String brokerName) {
+        Map<Long, String> addrs = brokerAddrs.get(brokerName);
+        return addrs == null ? null : addrs.get(0L);
+    }
+
+    /**
+     * The master's address of the broker, refreshing {@code topic}'s route once when it is not known.
+     *
+     * @throws ClientException naming the broker when it stays unknown
+     */
+    public String requireMasterAddress(String brokerName, String topic) throws ClientException, InterruptedException {
+        String address = masterAddress(brokerName);
+        if (address == null && topic != null) {
+            updateRoute(topic);
+            address = masterAddress(brokerName);
+        }
+        if (address == null) {
+            throw new ClientException("No master of broker \"" + brokerName + "\" is registered with the NameServer at "
+                    + nameServer.addresses() + " for topic " + topic + "; is the broker running?");
+        }
+        return address;
+    }
+
+    /** The master's address, else any slave's, of a broker name. */
+    public String anyAddress(String brokerName) {
+        Map<Long, String> addrs = brokerAddrs.get(brokerName);
+        if (addrs == null || addrs.isEmpty()) {
+            return null;
+        }
+        String master = addrs.get(0L);
+        return master != null ? master : addrs.values().iterator().next();
+    }
+
+    /** Every known broker address (masters and slaves). */
+    public Set<String> allBrokerAddresses() {
+        Set<String> out = new HashSet<>();
+        brokerAddrs.values().forEach(m -> out.addAll(m.values()));
+        return out;
+    }
+
+    // ------------------------------------------------------------------ heartbeat, rebalance, offsets
+
+    /** Sends this client's groups to every known broker; failures are logged, one line per broker. */
+    public void sendHeartbeatToAllBrokers() {
+        Set<ProducerData> producerData = new HashSet<>();
+        producers.keySet().forEach(g -> producerData.add(new ProducerData(g)));
+        Set<ConsumerData> consumerData = new HashSet<>();
+        for (ConsumerMember member : consumers.values()) {
+            ConsumerData data = member.heartbeatData();
+            if (data != null) {
+                consumerData.add(data);
+            }
+        }
+        if (producerData.isEmpty() && consumerData.isEmpty()) {
+            return;
+        }
+        HeartbeatData heartbeat = new HeartbeatData(clientId, producerData, consumerData);
+        heartbeatLock.lock();
+        try {
+            for (Map.Entry<String, Map<Long, String>> broker : brokerAddrs.entrySet()) {
+                for (Map.Entry<Long, String> node : broker.getValue().entrySet()) {
+                    if (consumerData.isEmpty() && node.getKey() != 0L) {
+                        continue; // producers only talk to masters
+                    }
+                    try {
+                        groupApi.heartbeat(node.getValue(), heartbeat, apiTimeoutMillis());
+                    } catch (ClientException e) {
+                        log.warn("Client {}: heartbeat to broker {} failed: {}", clientId, broker.getKey(),
+                                e.getMessage());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            heartbeatLock.unlock();
+        }
+    }
+
+    /** Asks the rebalance thread to run now (after a start, a subscription or a membership change). */
+    public void rebalanceSoon() {
+        rebalanceService.wakeup();
+    }
+
+    private void persistAllOffsets() {
+        for (ConsumerMember member : consumers.values()) {
+            try {
+                member.persistOffsets();
+            } catch (RuntimeException e) {
+                log.warn("Client {}: persisting offsets of group {} failed: {}", clientId, member.groupName(),
+                        e.toString());
+            }
+        }
+    }
+
+    /** One thread runs every consumer's rebalance, so a consumer's queue table has a single writer. */
+    private final class RebalanceService extends ServiceThread {
+
+        @Override
+        public String getServiceName() {
+            return "wharf-rebalance-" + clientId;
+        }
+
+        @Override
+        public void run() {
+            while (!isStopped()) {
+                waitForRunning(REBALANCE_INTERVAL_MILLIS);
+                if (isStopped()) {
+                    break;
+                }
+                for (ConsumerMember member : consumers.values()) {
+                    try {
+                        member.rebalance();
+                    } catch (RuntimeException e) {
+                        log.warn("Client {}: rebalance of group {} failed: {}", clientId, member.groupName(),
+                                e.toString());
+                    }
+                }
+            }
+        }
+    }
+}
