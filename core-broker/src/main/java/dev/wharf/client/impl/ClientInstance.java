@@ -15,6 +15,7 @@ import dev.wharf.protocol.body.Heartbeat.ConsumerData;
 import dev.wharf.protocol.body.Heartbeat.HeartbeatData;
 import dev.wharf.protocol.body.Heartbeat.ProducerData;
 import dev.wharf.protocol.body.RouteData.BrokerData;
+import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.protocol.body.RouteData.TopicRouteData;
 import dev.wharf.remoting.NettyClientConfig;
 import dev.wharf.remoting.NettyRemotingClient;
@@ -73,6 +74,8 @@ public final class ClientInstance {
     private final Map<String, TopicPublishInfo> publishInfos = new ConcurrentHashMap<>();
     /** brokerName -> brokerId -> address, rebuilt from the cached routes. */
     private volatile Map<String, Map<Long, String>> brokerAddrs = Map.of();
+    /** brokerName -> master address of brokers learnt from the cluster table (topics without a route yet). */
+    private final Map<String, String> clusterMasters = new ConcurrentHashMap<>();
     private final ReentrantLock routeLock = new ReentrantLock();
     private final ReentrantLock heartbeatLock = new ReentrantLock();
 
@@ -389,10 +392,30 @@ public final class ClientInstance {
         }
     }
 
-    /** The master's address of a broker name, or null when no cached route names it. */
+    /** The master's address of a broker name, or null when no cached route (or cluster table) names it. */
     public String masterAddress(String brokerName) {
         Map<Long, String> addrs = brokerAddrs.get(brokerName);
-        return addrs == null ? null : addrs.get(0L);
+        String master = addrs == null ? null : addrs.get(0L);
+        return master != null ? master : clusterMasters.get(brokerName);
+    }
+
+    /**
+     * The masters of every broker registered with the NameServer, brokerName to address, fetched now and
+     * remembered for address look-ups (a producer sends a topic that has no route yet to one of them).
+     */
+    public Map<String, String> clusterMasters() throws ClientException, InterruptedException {
+        ClusterInfo cluster = nameServer.clusterInfo();
+        Map<String, String> masters = new TreeMap<>();
+        if (cluster != null && cluster.brokerAddrTable() != null) {
+            for (BrokerData broker : cluster.brokerAddrTable().values()) {
+                String master = broker.brokerAddrs() == null ? null : broker.brokerAddrs().get(0L);
+                if (master != null) {
+                    masters.put(broker.brokerName(), master);
+                }
+            }
+        }
+        clusterMasters.putAll(masters);
+        return masters;
     }
 
     /**
