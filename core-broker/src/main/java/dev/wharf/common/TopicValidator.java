@@ -50,6 +50,10 @@ public final class TopicValidator {
             return "The " + what + " name is empty; give a name of 1 to " + MAX_TOPIC_LENGTH
                     + " characters from [A-Za-z0-9_%|.-].";
         }
+        if (name.equals(".") || name.equals("..")) {
+            // the name becomes a directory under consumequeue/: these two would point outside it
+            return "The " + what + " name \"" + name + "\" is reserved; choose a name with at least one letter or digit.";
+        }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (!isAllowed(c)) {

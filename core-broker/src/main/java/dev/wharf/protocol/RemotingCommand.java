@@ -3,6 +3,7 @@ package dev.wharf.protocol;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import dev.wharf.protocol.header.HeaderCodec;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -181,6 +182,26 @@ public final class RemotingCommand {
     /** Adopts a map the codec built; the command takes ownership. */
     void adoptExtFields(Map<String, String> fields) {
         this.extFields = fields;
+    }
+
+    /** Writes a typed header record into the extension fields (see {@link HeaderCodec}). */
+    public RemotingCommand writeHeader(Record header) {
+        Map<String, String> encoded = HeaderCodec.encode(header);
+        if (extFields == null) {
+            extFields = encoded;
+        } else {
+            extFields.putAll(encoded);
+        }
+        return this;
+    }
+
+    /**
+     * Reads a typed header record from the extension fields.
+     *
+     * @throws dev.wharf.protocol.header.HeaderException naming a missing or malformed field
+     */
+    public <T extends Record> T readHeader(Class<T> type) {
+        return HeaderCodec.decode(extFields, type);
     }
 
     /** Sets an extension field to {@code String.valueOf(value)}; a null value removes the field. */

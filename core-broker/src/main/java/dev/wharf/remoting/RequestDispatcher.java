@@ -2,6 +2,7 @@ package dev.wharf.remoting;
 
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RemotingCommandException;
+import dev.wharf.protocol.header.HeaderException;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
 import io.netty.util.collection.IntObjectHashMap;
@@ -81,7 +82,7 @@ final class RequestDispatcher {
         RemotingCommand response;
         try {
             response = processor.process(channel, request);
-        } catch (RemotingCommandException e) {
+        } catch (RemotingCommandException | HeaderException e) {
             log.debug("Bad header in {} from {}: {}", request.describe(), channel.remoteAddress(), e.getMessage());
             response = request.newResponse(ResponseCode.REQUEST_HEADER_INVALID, e.getMessage());
         } catch (Throwable t) {

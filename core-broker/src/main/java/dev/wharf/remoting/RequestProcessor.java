@@ -15,7 +15,8 @@ public interface RequestProcessor {
      * and answers later with {@link RemotingChannel#writeResponse} (long polling), using
      * {@link RemotingCommand#newResponse} so the opaque matches. For one-way requests nothing is ever sent.
      *
-     * <p>A {@link dev.wharf.protocol.RemotingCommandException} (missing or malformed header field) becomes
+     * <p>A {@link dev.wharf.protocol.RemotingCommandException} or a
+     * {@link dev.wharf.protocol.header.HeaderException} (missing or malformed header field) becomes
      * a {@code REQUEST_HEADER_INVALID} response naming the field; any other exception becomes a
      * {@code SYSTEM_ERROR} response carrying the exception's message (never its stack).
      */

@@ -61,6 +61,9 @@ class MessageModelTest {
         assertThat(TopicValidator.check("")).contains("empty");
         assertThat(TopicValidator.check("a".repeat(128))).contains("128 bytes");
         assertThat(TopicValidator.check("a".repeat(127))).isNull();
+        assertThat(TopicValidator.check("..")).contains("reserved");
+        assertThat(TopicValidator.check(".")).contains("reserved");
+        assertThat(TopicValidator.check("a..b")).isNull();
         assertThatThrownBy(() -> TopicValidator.validate("a/b")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'/'");
     }

@@ -1,0 +1,92 @@
+package dev.wharf.namesrv;
+
+import dev.wharf.common.util.NamedThreadFactory;
+import dev.wharf.remoting.ChannelEventListener;
+import dev.wharf.remoting.NettyRemotingServer;
+import dev.wharf.remoting.NettyServerConfig;
+import dev.wharf.remoting.RemotingChannel;
+import dev.wharf.remoting.RemotingExecutors;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A NameServer: a route registry that brokers register with and clients ask. Several run side by side without
+ * talking to each other; each broker registers with all of them.
+ */
+public final class NameServer {
+
+    private static final Logger log = LoggerFactory.getLogger(NameServer.class);
+
+    private final NameServerConfig config;
+    private final NettyServerConfig serverConfig;
+    private final RouteInfoManager routes = new RouteInfoManager();
+    private NettyRemotingServer server;
+    private ScheduledExecutorService scheduler;
+    private ThreadPoolExecutor executor;
+
+    public NameServer(NameServerConfig config, NettyServerConfig serverConfig) {
+        this.config = config;
+        this.serverConfig = serverConfig;
+    }
+
+    /** A NameServer on 127.0.0.1 with the given port (0 = any free port) and default settings. */
+    public static NameServer onPort(int port) {
+        NettyServerConfig server = new NettyServerConfig();
+        server.setListenPort(port);
+        return new NameServer(new NameServerConfig(), server);
+    }
+
+    public synchronized void start() {
+        executor = RemotingExecutors.bounded("namesrv-processor", 8, 10_000);
+        server = new NettyRemotingServer(serverConfig);
+        server.registerDefaultProcessor(new NameServerProcessor(routes), executor);
+        server.setChannelEventListener(new ChannelEventListener() {
+            @Override
+            public void onClose(String remoteAddress, RemotingChannel channel) {
+                routes.onChannelClosed(channel);
+            }
+        });
+        server.start();
+        scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("namesrv-scan"));
+        scheduler.scheduleAtFixedRate(this::scanNotActiveBrokers, config.getScanNotActiveBrokerInterval(),
+                config.getScanNotActiveBrokerInterval(), TimeUnit.MILLISECONDS);
+        log.info("NameServer listening on {}", address());
+    }
+
+    private void scanNotActiveBrokers() {
+        try {
+            routes.scanNotActiveBrokers(System.currentTimeMillis(), config.getBrokerChannelExpiredTime());
+        } catch (RuntimeException e) {
+            log.warn("Scan of silent brokers failed: {}", e.toString());
+        }
+    }
+
+    public synchronized void shutdown() {
+        if (server == null) {
+            return;
+        }
+        scheduler.shutdownNow();
+        server.shutdown();
+        executor.shutdownNow();
+        server = null;
+        log.info("NameServer stopped");
+    }
+
+    public int port() {
+        return server.localPort();
+    }
+
+    /** "host:port" clients and brokers use to reach this NameServer. */
+    public String address() {
+        return server.localAddress();
+    }
+
+    /** The route tables (for tests and the admin view). */
+    public RouteInfoManager routes() {
+        return routes;
+    }
+}
