@@ -1,0 +1,242 @@
+package dev.wharf.client.consumer.push;
+
+import dev.wharf.client.ClientException;
+import dev.wharf.client.consumer.offset.OffsetStore;
+import dev.wharf.client.consumer.offset.ReadOffsetType;
+import dev.wharf.client.impl.ClientInstance;
+import dev.wharf.client.impl.OffsetApi;
+import dev.wharf.common.SystemTopics;
+import dev.wharf.common.message.MessageQueue;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides which queues this member owns and brings the process-queue table in line: queues that leave are
+ * dropped after their offset is committed, queues that arrive start at the group's committed offset (or at
+ * consumeFromWhere for a group without one). Clustering allocates the sorted queues over the sorted member list;
+ * broadcasting owns every queue. Runs on the client instance's rebalance thread only.
+ */
+final class Rebalancer {
+
+    private static final Logger log = LoggerFactory.getLogger(Rebalancer.class);
+
+    private final PushEngine engine;
+
+    Rebalancer(PushEngine engine) {
+        this.engine = engine;
+    }
+
+    void run(boolean membershipChanged) {
+        if (membershipChanged && engine.settings().clustering()) {
+            adoptResetOffsets();
+        }
+        for (String topic : engine.subscriptions().keySet()) {
+            try {
+                rebalanceTopic(topic);
+            } catch (ClientException e) {
+                log.warn("Group {}: rebalance of topic {} failed: {}", group(), topic, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        dropUnsubscribedTopics();
+    }
+
+    private void rebalanceTopic(String topic) throws ClientException, InterruptedException {
+        ClientInstance instance = engine.instance();
+        Set<MessageQueue> mqSet = instance.subscribeQueues(topic);
+        if (mqSet.isEmpty()) {
+            return; // no route (yet): keep what we have rather than drop on a NameServer hiccup
+        }
+        Set<MessageQueue> mine;
+        if (engine.settings().clustering()) {
+            List<String> cids = consumerIds(instance, mqSet);
+            if (cids.isEmpty()) {
+                return;
+            }
+            List<MessageQueue> all = new ArrayList<>(mqSet);
+            Collections.sort(all);
+            List<String> sortedCids = new ArrayList<>(cids);
+            Collections.sort(sortedCids);
+            List<MessageQueue> allocated;
+            try {
+                allocated = engine.allocator().allocate(group(), instance.clientId(), all, sortedCids);
+            } catch (RuntimeException e) {
+                log.warn("Group {}: the allocation strategy failed for topic {}: {}", group(), topic, e.toString());
+                return;
+            }
+            mine = allocated == null ? Set.of() : new HashSet<>(allocated);
+        } else {
+            mine = mqSet;
+        }
+        updateProcessQueues(topic, mine);
+    }
+
+    private List<String> consumerIds(ClientInstance instance, Set<MessageQueue> mqSet)
+            throws ClientException, InterruptedException {
+        ClientException last = null;
+        Set<String> brokers = new java.util.TreeSet<>();
+        mqSet.forEach(mq -> brokers.add(mq.brokerName()));
+        for (String brokerName : brokers) {
+            String address = instance.anyAddress(brokerName);
+            if (address == null) {
+                continue;
+            }
+            try {
+                return instance.groupApi().consumerIds(address, group(), instance.apiTimeoutMillis());
+            } catch (ClientException e) {
+                last = e;
+            }
+        }
+        if (last != null) {
+            throw last;
+        }
+        return List.of();
+    }
+
+    private void updateProcessQueues(String topic, Set<MessageQueue> mine) {
+        Map<MessageQueue, ProcessQueue> table = engine.processQueues();
+        long now = System.currentTimeMillis();
+        for (Iterator<Map.Entry<MessageQueue, ProcessQueue>> it = table.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<MessageQueue, ProcessQueue> e = it.next();
+            MessageQueue mq = e.getKey();
+            ProcessQueue pq = e.getValue();
+            if (!mq.topic().equals(topic)) {
+                continue;
+            }
+            boolean leaving = !mine.contains(mq);
+            boolean stuck = !leaving && pq.isPullExpired(now);
+            if (leaving || stuck) {
+                pq.setDropped(true);
+                if (engine.consumeService().release(mq, pq)) {
+                    it.remove();
+                    log.info("Group {}: {} {}", group(), leaving ? "released" : "recreates stuck", mq);
+                }
+            }
+        }
+        for (MessageQueue mq : mine) {
+            if (table.containsKey(mq)) {
+                continue;
+            }
+            if (!engine.consumeService().acquire(mq)) {
+                log.info("Group {}: {} is still locked by another member; trying again later", group(), mq);
+                continue;
+            }
+            engine.offsetStore().removeOffset(mq);
+            long offset = startOffset(mq);
+            if (offset < 0) {
+                continue;
+            }
+            engine.offsetStore().updateOffset(mq, offset, false);
+            ProcessQueue pq = new ProcessQueue();
+            if (engine.settings().orderly() && engine.settings().clustering()) {
+                pq.setLocked(true);
+            }
+            if (table.putIfAbsent(mq, pq) == null) {
+                log.info("Group {}: owns {} from offset {}", group(), mq, offset);
+                engine.pullService().executeNow(new PullRequest(mq, pq, offset));
+            }
+        }
+    }
+
+    /** Where a newly owned queue starts; -1 when that cannot be known now (the next rebalance tries again). */
+    long startOffset(MessageQueue mq) {
+        OffsetStore store = engine.offsetStore();
+        ClientInstance instance = engine.instance();
+        try {
+            long committed = store.readOffset(mq, ReadOffsetType.READ_FROM_STORE);
+            if (committed >= 0) {
+                return committed;
+            }
+            if (SystemTopics.isRetryTopic(mq.topic())) {
+                return 0;
+            }
+            String address = instance.requireMasterAddress(mq.brokerName(), mq.topic());
+            long timeout = instance.apiTimeoutMillis();
+            return switch (engine.settings().consumeFromWhere()) {
+                case CONSUME_FROM_LAST_OFFSET -> instance.offsetApi().maxOffset(address, mq.topic(), mq.queueId(), timeout);
+                case CONSUME_FROM_FIRST_OFFSET -> instance.offsetApi().minOffset(address, mq.topic(), mq.queueId(), timeout);
+                case CONSUME_FROM_TIMESTAMP -> instance.offsetApi().searchOffset(address, mq.topic(), mq.queueId(),
+                        engine.settings().consumeTimestamp(), timeout);
+            };
+        } catch (ClientException e) {
+            log.warn("Group {}: cannot find where to start consuming {}: {}", group(), mq, e.getMessage());
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    /**
+     * After a membership notification: a queue whose committed offset on the broker differs from what this
+     * member last committed (and from where it is now) was reset by an operator; drop its process queue
+     * without committing and continue from the broker's offset.
+     */
+    private void adoptResetOffsets() {
+        ClientInstance instance = engine.instance();
+        OffsetStore store = engine.offsetStore();
+        Map<MessageQueue, ProcessQueue> table = engine.processQueues();
+        for (MessageQueue mq : List.copyOf(table.keySet())) {
+            long brokerOffset;
+            try {
+                String address = instance.requireMasterAddress(mq.brokerName(), mq.topic());
+                brokerOffset = instance.offsetApi().queryConsumerOffset(address, group(), mq.topic(), mq.queueId(),
+                        instance.apiTimeoutMillis());
+            } catch (ClientException e) {
+                continue;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            long last = store.lastPersisted(mq);
+            long current;
+            try {
+                current = store.readOffset(mq, ReadOffsetType.READ_FROM_MEMORY);
+            } catch (ClientException | InterruptedException e) {
+                continue;
+            }
+            if (brokerOffset == OffsetApi.NO_OFFSET || brokerOffset == last || brokerOffset == current) {
+                continue;
+            }
+            ProcessQueue old = table.get(mq);
+            if (old == null) {
+                continue;
+            }
+            log.info("Group {}: the broker's offset of {} is {} but this member last committed {}; taking the "
+                    + "broker's (offset reset)", group(), mq, brokerOffset, last);
+            old.setDropped(true);
+            store.updateOffset(mq, brokerOffset, false);
+            store.notePersisted(mq, brokerOffset);
+            ProcessQueue fresh = new ProcessQueue();
+            fresh.setLocked(old.isLocked());
+            table.put(mq, fresh);
+            engine.pullService().executeNow(new PullRequest(mq, fresh, brokerOffset));
+        }
+    }
+
+    private void dropUnsubscribedTopics() {
+        Map<MessageQueue, ProcessQueue> table = engine.processQueues();
+        for (Iterator<Map.Entry<MessageQueue, ProcessQueue>> it = table.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<MessageQueue, ProcessQueue> e = it.next();
+            if (!engine.subscriptions().containsKey(e.getKey().topic())) {
+                e.getValue().setDropped(true);
+                if (engine.consumeService().release(e.getKey(), e.getValue())) {
+                    it.remove();
+                }
+            }
+        }
+    }
+
+    private String group() {
+        return engine.settings().group();
+    }
+}
