@@ -322,6 +322,11 @@ public class PullConsumer {
         }
 
         @Override
+        public void offsetsReset(String topic) {
+            // the application manages a pull consumer's positions itself
+        }
+
+        @Override
         public void persistOffsets() {
             OffsetStore store = offsetStore;
             if (store != null) {

@@ -49,7 +49,11 @@ final class BrokerRequestProcessor implements RequestProcessor {
                 NotifyConsumerIdsChangedRequest.class);
         ConsumerMember member = instance.consumer(header.consumerGroup());
         if (member != null) {
-            member.consumerIdsChanged();
+            if (header.offsetResetTopic() != null) {
+                member.offsetsReset(header.offsetResetTopic());
+            } else {
+                member.consumerIdsChanged();
+            }
             instance.rebalanceSoon();
         }
     }

@@ -14,7 +14,18 @@ public final class ClientHeaders {
     public record UnregisterClientRequest(@Required String clientID, String producerGroup, String consumerGroup) {
     }
 
-    /** NOTIFY_CONSUMER_IDS_CHANGED (broker to client, one-way): the group's membership changed; rebalance. */
-    public record NotifyConsumerIdsChangedRequest(@Required String consumerGroup) {
+    /**
+     * NOTIFY_CONSUMER_IDS_CHANGED (broker to client, one-way): the group's membership changed; rebalance.
+     * {@code offsetResetTopic} is set when instead the group's offsets of that topic were reset by an
+     * administrator: the member drops its process queues of the topic and re-reads their offsets from the
+     * broker (QUERY_CONSUMER_OFFSET). Until it does, the broker ignores commits of the old positions to those
+     * queues.
+     */
+    public record NotifyConsumerIdsChangedRequest(@Required String consumerGroup, String offsetResetTopic) {
+
+        /** A membership change. */
+        public NotifyConsumerIdsChangedRequest(String consumerGroup) {
+            this(consumerGroup, null);
+        }
     }
 }

@@ -39,16 +39,4 @@ public interface OffsetStore {
 
     /** The queues with an in-memory offset. */
     Set<MessageQueue> queues();
-
-    /**
-     * The offset this client last persisted (or read from the store) for the queue, or {@link #NO_OFFSET}; lets a
-     * consumer tell its own commits from a reset made by an operator.
-     */
-    default long lastPersisted(MessageQueue mq) {
-        return NO_OFFSET;
-    }
-
-    /** Records that {@code offset} was committed by other means (piggy-backed on a pull). */
-    default void notePersisted(MessageQueue mq, long offset) {
-    }
 }

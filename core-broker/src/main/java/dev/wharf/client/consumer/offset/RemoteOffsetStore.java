@@ -101,15 +101,4 @@ public final class RemoteOffsetStore implements OffsetStore {
     public Set<MessageQueue> queues() {
         return Set.copyOf(offsets.keySet());
     }
-
-    @Override
-    public long lastPersisted(MessageQueue mq) {
-        Long last = persisted.get(mq);
-        return last == null ? NO_OFFSET : last;
-    }
-
-    @Override
-    public void notePersisted(MessageQueue mq, long offset) {
-        persisted.put(mq, offset);
-    }
 }

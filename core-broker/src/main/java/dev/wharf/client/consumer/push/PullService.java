@@ -139,7 +139,6 @@ final class PullService implements Runnable {
             }
             if (commitOffset > 0) {
                 sysFlag |= PullSysFlag.COMMIT_OFFSET;
-                store.notePersisted(request.mq, commitOffset);
             } else {
                 commitOffset = 0;
             }

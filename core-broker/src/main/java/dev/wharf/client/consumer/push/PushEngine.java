@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +38,7 @@ public final class PushEngine implements ConsumerMember {
     private final QueueAllocator allocator;
     private final Map<String, SubscriptionData> subscriptions = new ConcurrentHashMap<>();
     private final Map<MessageQueue, ProcessQueue> processQueues = new ConcurrentHashMap<>();
-    private final AtomicBoolean idsChanged = new AtomicBoolean();
+    private final Set<String> resetTopics = ConcurrentHashMap.newKeySet();
     private final ConcurrentHandler concurrentHandler;
     private final OrderlyHandler orderlyHandler;
     private volatile ClientInstance instance;
@@ -188,13 +187,22 @@ public final class PushEngine implements ConsumerMember {
     public void rebalance() {
         Rebalancer r = rebalancer;
         if (r != null && !stopped && !paused) {
-            r.run(idsChanged.getAndSet(false));
+            Set<String> resets = Set.copyOf(resetTopics);
+            resetTopics.removeAll(resets);
+            r.run(resets);
         }
     }
 
     @Override
     public void consumerIdsChanged() {
-        idsChanged.set(true);
+        // the instance runs the rebalance soon; nothing else to do
+    }
+
+    @Override
+    public void offsetsReset(String topic) {
+        if (settings.clustering()) {
+            resetTopics.add(topic);
+        }
     }
 
     @Override

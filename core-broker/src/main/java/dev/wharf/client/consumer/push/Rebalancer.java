@@ -4,7 +4,6 @@ import dev.wharf.client.ClientException;
 import dev.wharf.client.consumer.offset.OffsetStore;
 import dev.wharf.client.consumer.offset.ReadOffsetType;
 import dev.wharf.client.impl.ClientInstance;
-import dev.wharf.client.impl.OffsetApi;
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.MessageQueue;
 import java.util.ArrayList;
@@ -33,9 +32,10 @@ final class Rebalancer {
         this.engine = engine;
     }
 
-    void run(boolean membershipChanged) {
-        if (membershipChanged && engine.settings().clustering()) {
-            adoptResetOffsets();
+    /** @param resetTopics topics whose offsets an operator reset since the last run */
+    void run(Set<String> resetTopics) {
+        for (String topic : resetTopics) {
+            dropForReset(topic);
         }
         for (String topic : engine.subscriptions().keySet()) {
             try {
@@ -177,49 +177,21 @@ final class Rebalancer {
     }
 
     /**
-     * After a membership notification: a queue whose committed offset on the broker differs from what this
-     * member last committed (and from where it is now) was reset by an operator; drop its process queue
-     * without committing and continue from the broker's offset.
+     * Drops the topic's process queues without committing (the broker holds the reset offsets and ignores commits
+     * of the old positions); the rebalance that follows recreates them from the broker's offsets, and that read
+     * lifts the broker's guard. Messages in flight are consumed, but their offsets are not committed.
      */
-    private void adoptResetOffsets() {
-        ClientInstance instance = engine.instance();
-        OffsetStore store = engine.offsetStore();
+    private void dropForReset(String topic) {
         Map<MessageQueue, ProcessQueue> table = engine.processQueues();
-        for (MessageQueue mq : List.copyOf(table.keySet())) {
-            long brokerOffset;
-            try {
-                String address = instance.requireMasterAddress(mq.brokerName(), mq.topic());
-                brokerOffset = instance.offsetApi().queryConsumerOffset(address, group(), mq.topic(), mq.queueId(),
-                        instance.apiTimeoutMillis());
-            } catch (ClientException e) {
-                continue;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+        for (Iterator<Map.Entry<MessageQueue, ProcessQueue>> it = table.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<MessageQueue, ProcessQueue> e = it.next();
+            if (e.getKey().topic().equals(topic)) {
+                e.getValue().setDropped(true);
+                engine.offsetStore().removeOffset(e.getKey());
+                it.remove();
+                log.info("Group {}: offsets of topic {} were reset; re-reading the offset of {}", group(), topic,
+                        e.getKey());
             }
-            long last = store.lastPersisted(mq);
-            long current;
-            try {
-                current = store.readOffset(mq, ReadOffsetType.READ_FROM_MEMORY);
-            } catch (ClientException | InterruptedException e) {
-                continue;
-            }
-            if (brokerOffset == OffsetApi.NO_OFFSET || brokerOffset == last || brokerOffset == current) {
-                continue;
-            }
-            ProcessQueue old = table.get(mq);
-            if (old == null) {
-                continue;
-            }
-            log.info("Group {}: the broker's offset of {} is {} but this member last committed {}; taking the "
-                    + "broker's (offset reset)", group(), mq, brokerOffset, last);
-            old.setDropped(true);
-            store.updateOffset(mq, brokerOffset, false);
-            store.notePersisted(mq, brokerOffset);
-            ProcessQueue fresh = new ProcessQueue();
-            fresh.setLocked(old.isLocked());
-            table.put(mq, fresh);
-            engine.pullService().executeNow(new PullRequest(mq, fresh, brokerOffset));
         }
     }
 
