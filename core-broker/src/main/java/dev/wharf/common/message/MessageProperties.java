@@ -45,6 +45,12 @@ public final class MessageProperties {
     /** Queue offset bounds handed to consumers with pulled messages. */
     public static final String MIN_OFFSET = "MIN_OFFSET";
     public static final String MAX_OFFSET = "MAX_OFFSET";
+    /**
+     * Types of the application properties for broker-side selectors, as {@code name:T,name:T} with T one of
+     * Z (boolean), B (byte), S (short), I (int), J (long), F (float), D (double); properties not listed are
+     * strings. Set by the JMS provider so that {@code price > 10} compares numbers.
+     */
+    public static final String PROPERTY_TYPES = "WHARF_PROPERTY_TYPES";
 
     private MessageProperties() {
     }

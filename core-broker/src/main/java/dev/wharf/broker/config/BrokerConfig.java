@@ -1,0 +1,452 @@
+package dev.wharf.broker.config;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Settings of the broker role (the store and the network listener have their own config beans). Property
+ * names are RocketMQ's, so a RocketMQ {@code broker.conf} mostly reads as it is. Setters accept anything;
+ * {@link #validate()} reports every bad value at once, each with what is allowed.
+ */
+public class BrokerConfig {
+
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
+    /** Name of the broker group (master and slaves share it); clients see it in routes. */
+    private String brokerName = "broker-a";
+    /** Cluster the broker registers under at the NameServers. */
+    private String brokerClusterName = "DefaultCluster";
+    /** 0 = master, greater = slave. */
+    private long brokerId = 0L;
+    /** NameServers as "host:port;host:port"; empty = register nowhere (standalone or in-JVM use). */
+    private String namesrvAddr = "";
+    /** Address clients are told to connect to (the port is the listen port). */
+    private String brokerIP1 = "127.0.0.1";
+    /** Whether a send to an unknown topic creates it with {@link #defaultTopicQueueNums} queues. */
+    private boolean autoCreateTopicEnable = true;
+    /** Whether a consumer group's settings are created on its first heartbeat or pull. */
+    private boolean autoCreateSubscriptionGroup = true;
+    /** Queues of an auto-created topic. */
+    private int defaultTopicQueueNums = 8;
+    /** How often the broker registers with every NameServer, in milliseconds. */
+    private int registerNameServerPeriod = 30_000;
+    /** How long one registration may take, in milliseconds. */
+    private int registerBrokerTimeoutMills = 6_000;
+    /** How often consumer offsets are written to disk, in milliseconds. */
+    private int flushConsumerOffsetInterval = 5_000;
+    /** Whether a pull that finds nothing waits for a message up to the consumer's suspend timeout. */
+    private boolean longPollingEnable = true;
+    /** With long polling disabled: how long a pull that finds nothing waits (0 = answer at once). */
+    private long shortPollingTimeMills = 1_000;
+    /** Threads storing sent messages. */
+    private int sendMessageThreadPoolNums = Math.min(4, CPUS);
+    /** Threads serving pulls. */
+    private int pullMessageThreadPoolNums = 4 + CPUS * 2;
+    /** Threads serving queries by key and by id. */
+    private int queryMessageThreadPoolNums = 2 + CPUS;
+    /** Threads serving topic administration and statistics. */
+    private int adminBrokerThreadPoolNums = 4;
+    /** Threads serving heartbeats, offsets and queue locks. */
+    private int clientManageThreadPoolNums = 8;
+    private int sendThreadPoolQueueCapacity = 10_000;
+    private int pullThreadPoolQueueCapacity = 100_000;
+    private int queryThreadPoolQueueCapacity = 20_000;
+    private int adminBrokerThreadPoolQueueCapacity = 10_000;
+    private int clientManagerThreadPoolQueueCapacity = 100_000;
+    /** A client silent for this long (no heartbeat) is dropped, in milliseconds. */
+    private long channelExpiredTimeout = 120_000;
+    /** How often silent clients are looked for, in milliseconds. */
+    private int clientHousekeepingInterval = 10_000;
+    /** Default redeliveries before a message goes to the dead-letter queue (per group: retryMaxTimes). */
+    private int maxReconsumeTimes = 16;
+    /** An orderly-consumption queue lock not renewed for this long expires, in milliseconds. */
+    private long rebalanceLockMaxLiveTime = 60_000;
+    /**
+     * After an offset reset, commits of the old position are ignored for a queue until its consumer re-reads
+     * the offset, but at most this long, in milliseconds.
+     */
+    private long offsetResetGuardMillis = 30_000;
+    /** Delay levels (level n = the n-th entry) for scheduled delivery: numbers with s, m, h or d. */
+    private String messageDelayLevel = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
+
+    /**
+     * Checks every setting.
+     *
+     * @throws IllegalArgumentException listing each bad setting with what is allowed
+     */
+    public void validate() {
+        List<String> errors = new ArrayList<>();
+        if (brokerName == null || brokerName.isBlank() || !brokerName.matches("[A-Za-z0-9_.-]+")) {
+            errors.add("brokerName \"" + brokerName + "\" is not valid; use letters, digits, _ . and -.");
+        }
+        if (brokerClusterName == null || brokerClusterName.isBlank() || !brokerClusterName.matches("[A-Za-z0-9_.-]+")) {
+            errors.add("brokerClusterName \"" + brokerClusterName + "\" is not valid; use letters, digits, _ . and -.");
+        }
+        if (brokerId < 0) {
+            errors.add("brokerId is " + brokerId + "; use 0 for a master or a positive number for a slave.");
+        }
+        try {
+            namesrvAddrList();
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
+        }
+        if (brokerIP1 == null || brokerIP1.isBlank() || brokerIP1.chars().filter(c -> c == ':').count() == 1) {
+            errors.add("brokerIP1 \"" + brokerIP1 + "\" is not an address; give the IP clients reach this broker at,"
+                    + " without a port (the port is listenPort).");
+        }
+        range(errors, "defaultTopicQueueNums", defaultTopicQueueNums, 1, 1024);
+        range(errors, "registerNameServerPeriod", registerNameServerPeriod, 1_000, 60_000);
+        range(errors, "registerBrokerTimeoutMills", registerBrokerTimeoutMills, 100, 60_000);
+        range(errors, "flushConsumerOffsetInterval", flushConsumerOffsetInterval, 100, Integer.MAX_VALUE);
+        range(errors, "shortPollingTimeMills", shortPollingTimeMills, 0, 60_000);
+        range(errors, "sendMessageThreadPoolNums", sendMessageThreadPoolNums, 1, 1024);
+        range(errors, "pullMessageThreadPoolNums", pullMessageThreadPoolNums, 1, 1024);
+        range(errors, "queryMessageThreadPoolNums", queryMessageThreadPoolNums, 1, 1024);
+        range(errors, "adminBrokerThreadPoolNums", adminBrokerThreadPoolNums, 1, 1024);
+        range(errors, "clientManageThreadPoolNums", clientManageThreadPoolNums, 1, 1024);
+        range(errors, "sendThreadPoolQueueCapacity", sendThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
+        range(errors, "pullThreadPoolQueueCapacity", pullThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
+        range(errors, "queryThreadPoolQueueCapacity", queryThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
+        range(errors, "adminBrokerThreadPoolQueueCapacity", adminBrokerThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
+        range(errors, "clientManagerThreadPoolQueueCapacity", clientManagerThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
+        range(errors, "channelExpiredTimeout", channelExpiredTimeout, 1_000, Long.MAX_VALUE);
+        range(errors, "clientHousekeepingInterval", clientHousekeepingInterval, 100, Integer.MAX_VALUE);
+        range(errors, "maxReconsumeTimes", maxReconsumeTimes, 0, 10_000);
+        range(errors, "rebalanceLockMaxLiveTime", rebalanceLockMaxLiveTime, 1_000, Long.MAX_VALUE);
+        range(errors, "offsetResetGuardMillis", offsetResetGuardMillis, 0, Long.MAX_VALUE);
+        try {
+            delayLevelMillis();
+        } catch (IllegalArgumentException e) {
+            errors.add(e.getMessage());
+        }
+        if (!errors.isEmpty()) {
+            throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
+        }
+    }
+
+    private static void range(List<String> errors, String name, long value, long min, long max) {
+        if (value < min || value > max) {
+            errors.add(name + " is " + value + "; use " + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE
+                    ? "at least " + min : "a value from " + min + " to " + max) + ".");
+        }
+    }
+
+    /**
+     * The NameServer addresses of {@link #getNamesrvAddr()}, empty when none is configured.
+     *
+     * @throws IllegalArgumentException naming an entry that is not "host:port"
+     */
+    public List<String> namesrvAddrList() {
+        if (namesrvAddr == null || namesrvAddr.isBlank()) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (String raw : namesrvAddr.split(";")) {
+            String addr = raw.trim();
+            if (addr.isEmpty()) {
+                continue;
+            }
+            int colon = addr.lastIndexOf(':');
+            boolean ok = colon > 0 && colon < addr.length() - 1;
+            if (ok) {
+                try {
+                    int port = Integer.parseInt(addr.substring(colon + 1));
+                    ok = port > 0 && port <= 65_535;
+                } catch (NumberFormatException e) {
+                    ok = false;
+                }
+            }
+            if (!ok) {
+                throw new IllegalArgumentException("namesrvAddr entry \"" + addr + "\" is not host:port; write the"
+                        + " NameServers as host:port separated by ';', e.g. 10.0.0.1:9876;10.0.0.2:9876.");
+            }
+            if (!out.contains(addr)) {
+                out.add(addr);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * The delay of each level of {@link #getMessageDelayLevel()} in milliseconds (index 0 = level 1).
+     *
+     * @throws IllegalArgumentException naming an entry that is not a number followed by s, m, h or d
+     */
+    public long[] delayLevelMillis() {
+        if (messageDelayLevel == null || messageDelayLevel.isBlank()) {
+            throw new IllegalArgumentException("messageDelayLevel is empty; give delays such as \"1s 5s 10s 30s 1m\".");
+        }
+        String[] parts = messageDelayLevel.trim().split("\\s+");
+        long[] out = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            String p = parts[i];
+            char unit = p.charAt(p.length() - 1);
+            long factor = switch (unit) {
+                case 's' -> 1_000L;
+                case 'm' -> 60_000L;
+                case 'h' -> 3_600_000L;
+                case 'd' -> 86_400_000L;
+                default -> -1L;
+            };
+            long amount = -1;
+            if (factor > 0 && p.length() > 1) {
+                try {
+                    amount = Long.parseLong(p.substring(0, p.length() - 1));
+                } catch (NumberFormatException e) {
+                    amount = -1;
+                }
+            }
+            if (amount <= 0) {
+                throw new IllegalArgumentException("messageDelayLevel entry \"" + p + "\" (level " + (i + 1)
+                        + ") is not a positive number followed by s, m, h or d.");
+            }
+            out[i] = amount * factor;
+        }
+        return out;
+    }
+
+    /** Number of delay levels (the queues of the schedule topic). */
+    public int delayLevelCount() {
+        return delayLevelMillis().length;
+    }
+
+    public String getBrokerName() {
+        return brokerName;
+    }
+
+    public void setBrokerName(String brokerName) {
+        this.brokerName = brokerName;
+    }
+
+    public String getBrokerClusterName() {
+        return brokerClusterName;
+    }
+
+    public void setBrokerClusterName(String brokerClusterName) {
+        this.brokerClusterName = brokerClusterName;
+    }
+
+    public long getBrokerId() {
+        return brokerId;
+    }
+
+    public void setBrokerId(long brokerId) {
+        this.brokerId = brokerId;
+    }
+
+    public String getNamesrvAddr() {
+        return namesrvAddr;
+    }
+
+    public void setNamesrvAddr(String namesrvAddr) {
+        this.namesrvAddr = namesrvAddr == null ? "" : namesrvAddr.trim();
+    }
+
+    public String getBrokerIP1() {
+        return brokerIP1;
+    }
+
+    public void setBrokerIP1(String brokerIP1) {
+        this.brokerIP1 = brokerIP1 == null ? null : brokerIP1.trim();
+    }
+
+    public boolean isAutoCreateTopicEnable() {
+        return autoCreateTopicEnable;
+    }
+
+    public void setAutoCreateTopicEnable(boolean autoCreateTopicEnable) {
+        this.autoCreateTopicEnable = autoCreateTopicEnable;
+    }
+
+    public boolean isAutoCreateSubscriptionGroup() {
+        return autoCreateSubscriptionGroup;
+    }
+
+    public void setAutoCreateSubscriptionGroup(boolean autoCreateSubscriptionGroup) {
+        this.autoCreateSubscriptionGroup = autoCreateSubscriptionGroup;
+    }
+
+    public int getDefaultTopicQueueNums() {
+        return defaultTopicQueueNums;
+    }
+
+    public void setDefaultTopicQueueNums(int defaultTopicQueueNums) {
+        this.defaultTopicQueueNums = defaultTopicQueueNums;
+    }
+
+    public int getRegisterNameServerPeriod() {
+        return registerNameServerPeriod;
+    }
+
+    public void setRegisterNameServerPeriod(int registerNameServerPeriod) {
+        this.registerNameServerPeriod = registerNameServerPeriod;
+    }
+
+    public int getRegisterBrokerTimeoutMills() {
+        return registerBrokerTimeoutMills;
+    }
+
+    public void setRegisterBrokerTimeoutMills(int registerBrokerTimeoutMills) {
+        this.registerBrokerTimeoutMills = registerBrokerTimeoutMills;
+    }
+
+    public int getFlushConsumerOffsetInterval() {
+        return flushConsumerOffsetInterval;
+    }
+
+    public void setFlushConsumerOffsetInterval(int flushConsumerOffsetInterval) {
+        this.flushConsumerOffsetInterval = flushConsumerOffsetInterval;
+    }
+
+    public boolean isLongPollingEnable() {
+        return longPollingEnable;
+    }
+
+    public void setLongPollingEnable(boolean longPollingEnable) {
+        this.longPollingEnable = longPollingEnable;
+    }
+
+    public long getShortPollingTimeMills() {
+        return shortPollingTimeMills;
+    }
+
+    public void setShortPollingTimeMills(long shortPollingTimeMills) {
+        this.shortPollingTimeMills = shortPollingTimeMills;
+    }
+
+    public int getSendMessageThreadPoolNums() {
+        return sendMessageThreadPoolNums;
+    }
+
+    public void setSendMessageThreadPoolNums(int sendMessageThreadPoolNums) {
+        this.sendMessageThreadPoolNums = sendMessageThreadPoolNums;
+    }
+
+    public int getPullMessageThreadPoolNums() {
+        return pullMessageThreadPoolNums;
+    }
+
+    public void setPullMessageThreadPoolNums(int pullMessageThreadPoolNums) {
+        this.pullMessageThreadPoolNums = pullMessageThreadPoolNums;
+    }
+
+    public int getQueryMessageThreadPoolNums() {
+        return queryMessageThreadPoolNums;
+    }
+
+    public void setQueryMessageThreadPoolNums(int queryMessageThreadPoolNums) {
+        this.queryMessageThreadPoolNums = queryMessageThreadPoolNums;
+    }
+
+    public int getAdminBrokerThreadPoolNums() {
+        return adminBrokerThreadPoolNums;
+    }
+
+    public void setAdminBrokerThreadPoolNums(int adminBrokerThreadPoolNums) {
+        this.adminBrokerThreadPoolNums = adminBrokerThreadPoolNums;
+    }
+
+    public int getClientManageThreadPoolNums() {
+        return clientManageThreadPoolNums;
+    }
+
+    public void setClientManageThreadPoolNums(int clientManageThreadPoolNums) {
+        this.clientManageThreadPoolNums = clientManageThreadPoolNums;
+    }
+
+    public int getSendThreadPoolQueueCapacity() {
+        return sendThreadPoolQueueCapacity;
+    }
+
+    public void setSendThreadPoolQueueCapacity(int sendThreadPoolQueueCapacity) {
+        this.sendThreadPoolQueueCapacity = sendThreadPoolQueueCapacity;
+    }
+
+    public int getPullThreadPoolQueueCapacity() {
+        return pullThreadPoolQueueCapacity;
+    }
+
+    public void setPullThreadPoolQueueCapacity(int pullThreadPoolQueueCapacity) {
+        this.pullThreadPoolQueueCapacity = pullThreadPoolQueueCapacity;
+    }
+
+    public int getQueryThreadPoolQueueCapacity() {
+        return queryThreadPoolQueueCapacity;
+    }
+
+    public void setQueryThreadPoolQueueCapacity(int queryThreadPoolQueueCapacity) {
+        this.queryThreadPoolQueueCapacity = queryThreadPoolQueueCapacity;
+    }
+
+    public int getAdminBrokerThreadPoolQueueCapacity() {
+        return adminBrokerThreadPoolQueueCapacity;
+    }
+
+    public void setAdminBrokerThreadPoolQueueCapacity(int adminBrokerThreadPoolQueueCapacity) {
+        this.adminBrokerThreadPoolQueueCapacity = adminBrokerThreadPoolQueueCapacity;
+    }
+
+    public int getClientManagerThreadPoolQueueCapacity() {
+        return clientManagerThreadPoolQueueCapacity;
+    }
+
+    public void setClientManagerThreadPoolQueueCapacity(int clientManagerThreadPoolQueueCapacity) {
+        this.clientManagerThreadPoolQueueCapacity = clientManagerThreadPoolQueueCapacity;
+    }
+
+    public long getChannelExpiredTimeout() {
+        return channelExpiredTimeout;
+    }
+
+    public void setChannelExpiredTimeout(long channelExpiredTimeout) {
+        this.channelExpiredTimeout = channelExpiredTimeout;
+    }
+
+    public int getClientHousekeepingInterval() {
+        return clientHousekeepingInterval;
+    }
+
+    public void setClientHousekeepingInterval(int clientHousekeepingInterval) {
+        this.clientHousekeepingInterval = clientHousekeepingInterval;
+    }
+
+    public int getMaxReconsumeTimes() {
+        return maxReconsumeTimes;
+    }
+
+    public void setMaxReconsumeTimes(int maxReconsumeTimes) {
+        this.maxReconsumeTimes = maxReconsumeTimes;
+    }
+
+    public long getRebalanceLockMaxLiveTime() {
+        return rebalanceLockMaxLiveTime;
+    }
+
+    public void setRebalanceLockMaxLiveTime(long rebalanceLockMaxLiveTime) {
+        this.rebalanceLockMaxLiveTime = rebalanceLockMaxLiveTime;
+    }
+
+    public long getOffsetResetGuardMillis() {
+        return offsetResetGuardMillis;
+    }
+
+    public void setOffsetResetGuardMillis(long offsetResetGuardMillis) {
+        this.offsetResetGuardMillis = offsetResetGuardMillis;
+    }
+
+    public String getMessageDelayLevel() {
+        return messageDelayLevel;
+    }
+
+    public void setMessageDelayLevel(String messageDelayLevel) {
+        this.messageDelayLevel = messageDelayLevel;
+    }
+
+    @Override
+    public String toString() {
+        return "BrokerConfig{brokerName=" + brokerName + ", cluster=" + brokerClusterName + ", brokerId=" + brokerId
+                + ", namesrvAddr=" + namesrvAddr + ", brokerIP1=" + brokerIP1 + ", delayLevels="
+                + Arrays.toString(messageDelayLevel == null ? null : messageDelayLevel.split("\\s+")) + "}";
+    }
+}

@@ -1,0 +1,281 @@
+package dev.wharf.broker.processor;
+
+import dev.wharf.broker.processor.PutMessageHook.Refusal;
+import dev.wharf.broker.processor.PutMessageHook.SendContext;
+import dev.wharf.broker.topic.TopicConfigManager;
+import dev.wharf.common.SystemTopics;
+import dev.wharf.common.TopicValidator;
+import dev.wharf.common.message.MessageDecoder;
+import dev.wharf.common.message.MessageId;
+import dev.wharf.common.message.MessageProperties;
+import dev.wharf.common.message.MessageRecord;
+import dev.wharf.common.message.Tags;
+import dev.wharf.protocol.RemotingCommand;
+import dev.wharf.protocol.RequestCode;
+import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.body.BatchMessageCodec;
+import dev.wharf.protocol.body.TopicConfig;
+import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
+import dev.wharf.protocol.header.MessageHeaders.SendMessageResponse;
+import dev.wharf.remoting.RemotingChannel;
+import dev.wharf.remoting.RequestProcessor;
+import dev.wharf.store.AppendMessageResult;
+import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageStore;
+import dev.wharf.store.PutMessageResult;
+import dev.wharf.store.PutMessageStatus;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * SEND_MESSAGE, SEND_MESSAGE_V2 and SEND_BATCH_MESSAGE: checks what the client sent, builds the stored
+ * message, runs the {@link PutMessageHook}s and stores it. A single message goes through the store's
+ * asynchronous put and is answered from its completion, so send threads never wait for a SYNC_FLUSH group
+ * commit; a batch is stored with one {@code putMessages} call into one queue.
+ */
+public final class SendMessageProcessor implements RequestProcessor {
+
+    private static final Logger log = LoggerFactory.getLogger(SendMessageProcessor.class);
+    private static final byte[] EMPTY = new byte[0];
+
+    private final String brokerName;
+    private final MessageStore store;
+    private final TopicConfigManager topics;
+    private final List<PutMessageHook> hooks;
+    private final LongSupplier storeHost;
+    private final AtomicInteger roundRobin = new AtomicInteger();
+
+    /**
+     * @param hooks     the broker's hook list, read on every send (a concurrent list, so hooks can be added live)
+     * @param storeHost the broker's packed address, known once the server listens
+     */
+    public SendMessageProcessor(String brokerName, MessageStore store, TopicConfigManager topics,
+                                List<PutMessageHook> hooks, LongSupplier storeHost) {
+        this.brokerName = brokerName;
+        this.store = store;
+        this.topics = topics;
+        this.hooks = hooks;
+        this.storeHost = storeHost;
+    }
+
+    @Override
+    public RemotingCommand process(RemotingChannel channel, RemotingCommand request) throws Exception {
+        SendMessageRequest header = ProcessorSupport.header(request, SendMessageRequest.class);
+        boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || header.batch();
+        String topic = header.topic();
+        String nameError = TopicValidator.check(topic);
+        if (nameError != null) {
+            return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, nameError);
+        }
+        if (SystemTopics.isInternal(topic)) {
+            return ProcessorSupport.answer(request, ResponseCode.NO_PERMISSION, "The topic " + topic
+                    + " is internal to the broker; applications cannot send to it. Send to your own topic (delayed"
+                    + " and transactional messages reach the internal topics by themselves).");
+        }
+        TopicConfig config = topics.findOrCreateForSend(topic, header.defaultTopicQueueNums());
+        if (config == null) {
+            return ProcessorSupport.answer(request, ResponseCode.TOPIC_NOT_EXIST, "The topic " + topic
+                    + " does not exist on broker " + brokerName + " and autoCreateTopicEnable is off; create the"
+                    + " topic first (UPDATE_AND_CREATE_TOPIC, e.g. with the admin tool) or enable"
+                    + " autoCreateTopicEnable.");
+        }
+        if (!config.isWritable()) {
+            return ProcessorSupport.answer(request, ResponseCode.NO_PERMISSION, "The topic " + topic
+                    + " is not writable on broker " + brokerName + "; send to another broker or restore the topic's"
+                    + " write permission.");
+        }
+        int queueId = header.queueId();
+        if (queueId >= config.writeQueueNums()) {
+            return ProcessorSupport.answer(request, ResponseCode.REQUEST_HEADER_INVALID, "queueId " + queueId
+                    + " is out of range: the topic " + topic + " has " + config.writeQueueNums()
+                    + " write queues on broker " + brokerName + " (0.." + (config.writeQueueNums() - 1)
+                    + "); refresh the route or send with queueId -1 to let the broker choose.");
+        }
+        if (queueId < 0) {
+            queueId = Math.floorMod(roundRobin.getAndIncrement(), config.writeQueueNums());
+        }
+        SendContext context = new SendContext(header.producerGroup(), channel, batch);
+        long bornHost = ProcessorSupport.packHost(channel.remoteAddress());
+        return batch ? sendBatch(request, header, queueId, context, bornHost)
+                : sendOne(channel, request, header, queueId, context, bornHost);
+    }
+
+    private RemotingCommand sendOne(RemotingChannel channel, RemotingCommand request, SendMessageRequest header,
+                                    int queueId, SendContext context, long bornHost) {
+        byte[] body = request.body() == null ? EMPTY : request.body();
+        String error = MessageChecks.checkBodySize(body.length, store.config().getMaxMessageSize());
+        if (error == null) {
+            error = MessageChecks.checkEncodedProperties(header.properties());
+        }
+        if (error != null) {
+            return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, error);
+        }
+        MessageExtBrokerInner msg = build(header, queueId, header.flag(), body, header.properties(), bornHost);
+        Refusal refusal = runHooks(context, msg);
+        if (refusal != null) {
+            return ProcessorSupport.answer(request, refusal.responseCode(), refusal.remark());
+        }
+        store.asyncPutMessage(msg).whenComplete((result, failure) -> {
+            RemotingCommand response;
+            if (failure != null) {
+                log.warn("Storing a message of topic {} failed: {}", msg.getTopic(), failure.toString());
+                response = ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR,
+                        "The broker could not store the message: " + failure.getMessage());
+            } else {
+                response = respond(request, result, msg, null);
+            }
+            if (!request.isOneway()) {
+                channel.writeResponse(response);
+            }
+        });
+        return null;
+    }
+
+    private RemotingCommand sendBatch(RemotingCommand request, SendMessageRequest header, int queueId,
+                                      SendContext context, long bornHost) {
+        List<BatchMessageCodec.Entry> entries;
+        try {
+            entries = BatchMessageCodec.decode(request.body() == null ? EMPTY : request.body());
+        } catch (IllegalArgumentException e) {
+            return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, "The batch body is malformed: "
+                    + e.getMessage() + " Encode batches with BatchMessageCodec.");
+        }
+        if (entries.isEmpty()) {
+            return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL,
+                    "The batch holds no message; send at least one.");
+        }
+        int maxMessageSize = store.config().getMaxMessageSize();
+        List<MessageExtBrokerInner> batch = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            BatchMessageCodec.Entry entry = entries.get(i);
+            String error = MessageChecks.checkBodySize(entry.body().length, maxMessageSize);
+            if (error == null) {
+                error = MessageChecks.checkEncodedProperties(entry.properties());
+            }
+            if (error != null) {
+                return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL,
+                        "Message " + (i + 1) + " of the batch: " + error);
+            }
+            MessageExtBrokerInner msg = build(header, queueId, entry.flag(), entry.body(), entry.properties(), bornHost);
+            Refusal refusal = runHooks(context, msg);
+            if (refusal != null) {
+                return ProcessorSupport.answer(request, refusal.responseCode(),
+                        "Message " + (i + 1) + " of the batch: " + refusal.remark());
+            }
+            if (!msg.getTopic().equals(header.topic()) || msg.getQueueId() != queueId) {
+                return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, "Message " + (i + 1)
+                        + " of the batch must go to another topic or queue (e.g. it is delayed or transactional);"
+                        + " a batch is stored in one queue, so send such messages one at a time.");
+            }
+            batch.add(msg);
+        }
+        PutMessageResult result = store.putMessages(batch);
+        return respond(request, result, batch.get(0), batch);
+    }
+
+    private MessageExtBrokerInner build(SendMessageRequest header, int queueId, int flag, byte[] body,
+                                        String properties, long bornHost) {
+        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+        msg.setTopic(header.topic());
+        msg.setQueueId(queueId);
+        msg.setFlag(flag);
+        msg.setBody(body);
+        String encoded = properties == null ? "" : properties;
+        msg.setProperties(MessageDecoder.decodeProperties(encoded));
+        msg.setPropertiesString(encoded);
+        msg.setTagsCode(Tags.hash(msg.getTags()));
+        msg.setSysFlag(header.sysFlag());
+        msg.setBornTimestamp(header.bornTimestamp());
+        msg.setBornHost(bornHost);
+        msg.setStoreHost(storeHost.getAsLong());
+        msg.setReconsumeTimes(header.reconsumeTimes());
+        msg.setBrokerName(brokerName);
+        return msg;
+    }
+
+    private Refusal runHooks(SendContext context, MessageExtBrokerInner msg) {
+        for (PutMessageHook hook : hooks) {
+            Refusal refusal = hook.beforePut(context, msg);
+            if (refusal != null) {
+                return refusal;
+            }
+        }
+        return null;
+    }
+
+    private RemotingCommand respond(RemotingCommand request, PutMessageResult result, MessageExtBrokerInner first,
+                                    List<MessageExtBrokerInner> batch) {
+        PutMessageStatus status = result.status();
+        int code;
+        switch (status) {
+            case PUT_OK -> code = ResponseCode.SUCCESS;
+            case FLUSH_DISK_TIMEOUT -> code = ResponseCode.FLUSH_DISK_TIMEOUT;
+            case MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED -> {
+                return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, remark(result,
+                        "The message breaks a rule of the store."));
+            }
+            case SERVICE_NOT_AVAILABLE -> {
+                return ProcessorSupport.answer(request, ResponseCode.SERVICE_NOT_AVAILABLE, remark(result,
+                        "The broker " + brokerName + " is not accepting messages now (starting or shutting down);"
+                                + " retry on another broker."));
+            }
+            case OS_PAGE_CACHE_BUSY -> {
+                return ProcessorSupport.answer(request, ResponseCode.SYSTEM_BUSY, remark(result,
+                        "The broker " + brokerName + " is busy writing; retry shortly."));
+            }
+            default -> {
+                return ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR, remark(result,
+                        "The broker " + brokerName + " could not store the message (" + status + ")."));
+            }
+        }
+        AppendMessageResult appended = result.appendResult();
+        if (appended == null) {
+            return ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR,
+                    "The store reported " + status + " without saying where the message went.");
+        }
+        String msgId = batch == null ? appended.msgId() : batchMessageIds(appended, batch);
+        RemotingCommand response = ProcessorSupport.answer(request, code,
+                code == ResponseCode.FLUSH_DISK_TIMEOUT ? "The message is stored but the disk did not confirm it"
+                        + " within syncFlushTimeout." : null);
+        return ProcessorSupport.writeHeader(response, new SendMessageResponse(msgId, first.getQueueId(),
+                appended.logicsOffset(), first.getProperty(MessageProperties.TRANSACTION_ID)));
+    }
+
+    private static String remark(PutMessageResult result, String fallback) {
+        return result.errorMessage() != null ? result.errorMessage() : fallback;
+    }
+
+    /**
+     * The ids of a batch's records. Records are consecutive, so each one's offset follows from the sizes; if
+     * the sizes do not add up to what the store wrote, only the first id (which is certain) is returned.
+     */
+    private String batchMessageIds(AppendMessageResult appended, List<MessageExtBrokerInner> batch) {
+        long host = batch.get(0).getStoreHost();
+        StringBuilder ids = new StringBuilder(batch.size() * (MessageId.LENGTH + 1));
+        long offset = appended.wroteOffset();
+        long total = 0;
+        for (MessageExtBrokerInner msg : batch) {
+            if (ids.length() > 0) {
+                ids.append(',');
+            }
+            ids.append(MessageId.create(host, offset));
+            int size = MessageRecord.totalSize(msg.getBody().length,
+                    msg.getTopic().getBytes(StandardCharsets.UTF_8).length,
+                    MessageChecks.utf8Length(msg.getPropertiesString() == null
+                            ? MessageDecoder.encodeProperties(msg.getProperties()) : msg.getPropertiesString()));
+            offset += size;
+            total += size;
+        }
+        if (total != appended.wroteBytes()) {
+            log.debug("Batch record sizes {} differ from the bytes written {}; answering the first id only", total,
+                    appended.wroteBytes());
+            return appended.msgId();
+        }
+        return ids.toString();
+    }
+}

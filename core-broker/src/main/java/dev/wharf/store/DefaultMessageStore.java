@@ -1,0 +1,412 @@
+package dev.wharf.store;
+
+import dev.wharf.common.message.MessageExt;
+import dev.wharf.common.util.NamedThreadFactory;
+import dev.wharf.store.cleanup.CleanCommitLogService;
+import dev.wharf.store.cleanup.CleanConsumeQueueService;
+import dev.wharf.store.cleanup.DeleteWhen;
+import dev.wharf.store.commitlog.CommitLog;
+import dev.wharf.store.commitlog.FlushCommitLogService;
+import dev.wharf.store.commitlog.GroupCommitService;
+import dev.wharf.store.dispatch.FlushConsumeQueueService;
+import dev.wharf.store.dispatch.ReputMessageService;
+import dev.wharf.store.file.SelectMappedBufferResult;
+import dev.wharf.store.index.IndexService;
+import dev.wharf.store.queue.ConsumeQueue;
+import dev.wharf.store.queue.ConsumeQueueStore;
+import dev.wharf.store.recovery.AbortFile;
+import dev.wharf.store.recovery.CheckpointLayout;
+import dev.wharf.store.recovery.CommitLogRecovery;
+import dev.wharf.store.recovery.StoreCheckpoint;
+import dev.wharf.store.recovery.StoreLock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The store: wires commit log, consume queues, index, dispatcher, flush, recovery and clean-up together.
+ * Each part lives in its own package; this class only decides the order in which they start and stop.
+ * Thread-safe.
+ */
+public final class DefaultMessageStore implements MessageStore {
+
+    private static final Logger log = LoggerFactory.getLogger(DefaultMessageStore.class);
+
+    private final MessageStoreConfig config;
+    private final Path root;
+    private final CommitLog commitLog;
+    private final ConsumeQueueStore consumeQueues;
+    private final IndexService index;
+    private final ReputMessageService reput;
+    private final LongAdder forces = new LongAdder();
+    private final StoreStats stats;
+    private final GroupCommitService groupCommit;
+    private final FlushCommitLogService asyncFlush;
+    private final MessagePutter putter;
+    private final QueueMessageReader reader;
+    private final AbortFile abortFile;
+    private volatile MessageArrivingListener arrivingListener;
+
+    private StoreLock lock;
+    private StoreCheckpoint checkpoint;
+    private FlushConsumeQueueService flushConsumeQueue;
+    private ScheduledExecutorService scheduler;
+    private CleanCommitLogService cleanCommitLog;
+    private CleanConsumeQueueService cleanConsumeQueue;
+    private volatile boolean running;
+    private CommitLogRecovery.Result lastRecovery;
+    private boolean used;
+
+    public DefaultMessageStore(MessageStoreConfig config) {
+        config.validate();
+        this.config = config;
+        this.root = config.rootPath();
+        this.commitLog = new CommitLog(root.resolve("commitlog"), config.getMappedFileSizeCommitLog(),
+                config.getMaxMessageSize());
+        commitLog.setWritable(false);
+        commitLog.mappedFileQueue().setWarmNewFiles(config.isWarmMapedFileEnable());
+        this.consumeQueues = new ConsumeQueueStore(root.resolve("consumequeue"), config.getMappedFileSizeConsumeQueue());
+        this.index = new IndexService(root.resolve("index"), config.getMaxHashSlotNum(), config.getMaxIndexNum());
+        this.reput = new ReputMessageService(commitLog, 100);
+        this.stats = new StoreStats(forces, reput::behindBytes, reput::dispatchedCount);
+        if (config.getFlushDiskType() == FlushDiskType.SYNC_FLUSH) {
+            this.groupCommit = new GroupCommitService(commitLog.mappedFileQueue(), config.getSyncFlushTimeout(), forces);
+            this.asyncFlush = null;
+        } else {
+            this.groupCommit = null;
+            this.asyncFlush = new FlushCommitLogService(commitLog.mappedFileQueue(), config.getFlushIntervalCommitLog(),
+                    config.getFlushCommitLogLeastPages(), config.getFlushCommitLogThoroughInterval(), forces);
+        }
+        this.putter = new MessagePutter(commitLog, groupCommit, stats, config.getStoreHost());
+        this.reader = new QueueMessageReader(commitLog, consumeQueues, index, config, stats);
+        this.abortFile = new AbortFile(root);
+
+        reput.addDispatcher(request -> consumeQueues.findOrCreate(request.topic(), request.queueId())
+                .putUnit(request.consumeQueueOffset(), request.commitLogOffset(), request.msgSize(), request.tagsCode()));
+        if (config.isMessageIndexEnable()) {
+            reput.addDispatcher(index::buildIndex);
+        }
+        reput.addDispatcher(request -> {
+            MessageArrivingListener listener = arrivingListener;
+            if (listener != null) {
+                listener.arriving(request.topic(), request.queueId(), request.consumeQueueOffset(), request.tagsCode(),
+                        request.storeTimestamp(), request.properties());
+            }
+        });
+        commitLog.setAppendListener(reput::wakeup);
+    }
+
+    @Override
+    public synchronized void start() throws IOException {
+        if (used) {
+            throw new IllegalStateException("This store object was already started once (at " + root
+                    + "); create a new DefaultMessageStore to open the store again.");
+        }
+        used = true;
+        Files.createDirectories(root);
+        lock = StoreLock.acquire(root);
+        try {
+            boolean lastExitOk = !abortFile.exists();
+            checkpoint = StoreCheckpoint.open(root);
+            commitLog.load();
+            consumeQueues.load();
+            index.load(lastExitOk);
+            CommitLogRecovery.Result recovered =
+                    CommitLogRecovery.recover(commitLog, checkpoint, lastExitOk, config.isCheckCRCOnRecover());
+            lastRecovery = recovered;
+            consumeQueues.recover();
+            consumeQueues.truncateDirty(recovered.maxPhyOffset());
+            index.truncate(recovered.maxPhyOffset());
+
+            abortFile.create();
+            checkpoint.setCleanShutdownOffset(CheckpointLayout.RUNNING);
+            checkpoint.flush();
+
+            // re-dispatch what the consume queues and index miss, then derive the next queue offsets from them
+            reput.setReputFromOffset(recovered.dispatchFrom());
+            reput.doReput();
+            restoreQueueOffsets();
+            startServices();
+            commitLog.setWritable(true);
+            running = true;
+            log.info("Store started at {}: commit log [{}, {}), {} topic(s) with queues, {} recovery", root,
+                    commitLog.getMinOffset(), commitLog.getMaxOffset(), consumeQueues.all().size(),
+                    lastExitOk ? "clean" : "crash");
+        } catch (IOException | RuntimeException e) {
+            releaseAfterFailedStart();
+            throw e;
+        }
+    }
+
+    private void releaseAfterFailedStart() {
+        if (lock == null) {
+            return; // locked by someone else: nothing was opened
+        }
+        reput.shutdown();
+        try {
+            consumeQueues.shutdown();
+            index.shutdown();
+        } catch (RuntimeException e) {
+            log.debug("Cleaning up after a failed start: {}", e.toString());
+        }
+        commitLog.shutdown();
+        closeFiles();
+    }
+
+    private void restoreQueueOffsets() {
+        commitLog.clearQueueOffsets();
+        for (Map.Entry<String, Map<Integer, ConsumeQueue>> topic : consumeQueues.all().entrySet()) {
+            for (Map.Entry<Integer, ConsumeQueue> queue : topic.getValue().entrySet()) {
+                commitLog.setQueueOffset(topic.getKey(), queue.getKey(), queue.getValue().getMaxOffsetInQueue());
+            }
+        }
+    }
+
+    private void startServices() {
+        if (groupCommit != null) {
+            groupCommit.start();
+        } else {
+            asyncFlush.start();
+        }
+        reput.start();
+        flushConsumeQueue = new FlushConsumeQueueService(consumeQueues::flush, index::flush, reput::getReputFromOffset,
+                commitLog::getFlushedWhere, () -> commitLog.mappedFileQueue().getStoreTimestamp(), checkpoint,
+                config.getFlushIntervalConsumeQueue(), config.getFlushConsumeQueueLeastPages(),
+                config.getFlushConsumeQueueThoroughInterval());
+        flushConsumeQueue.start();
+        cleanCommitLog = new CleanCommitLogService(commitLog, config.getFileReservedTime() * 3_600_000L,
+                DeleteWhen.parse(config.getDeleteWhen()), config.getDiskMaxUsedSpaceRatio(),
+                config.getDestroyMapedFileIntervalForcibly(), config.getDeleteCommitLogFilesInterval(),
+                Clock.systemDefaultZone());
+        cleanConsumeQueue = new CleanConsumeQueueService(commitLog::getMinOffset, this::deleteDerivedBelow);
+        scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("wharf-store-cleanup"));
+        scheduler.scheduleWithFixedDelay(this::cleanOnce, config.getCleanResourceInterval(),
+                config.getCleanResourceInterval(), TimeUnit.MILLISECONDS);
+    }
+
+    private void cleanOnce() {
+        cleanCommitLog.run();
+        cleanConsumeQueue.run();
+    }
+
+    private void deleteDerivedBelow(long minPhyOffset) {
+        consumeQueues.deleteExpired(minPhyOffset); // also moves each queue's min offset past the deleted range
+        index.deleteExpiredFile(minPhyOffset);
+    }
+
+    @Override
+    public synchronized void shutdown() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        commitLog.setWritable(false);
+        scheduler.shutdownNow();
+        awaitQuietly(scheduler);
+        reput.shutdown();
+        if (groupCommit != null) {
+            groupCommit.shutdown();
+        } else {
+            asyncFlush.shutdown();
+        }
+        int forced = commitLog.mappedFileQueue().flushAll();
+        forces.add(forced);
+        flushConsumeQueue.shutdown();
+        flushConsumeQueue.flushNow();
+        boolean complete = reput.getReputFromOffset() >= commitLog.getMaxOffset()
+                && commitLog.getFlushedWhere() >= commitLog.getMaxOffset();
+        try {
+            if (complete) {
+                checkpoint.setCleanShutdownOffset(commitLog.getMaxOffset());
+                checkpoint.flush();
+            } else {
+                log.warn("Shutdown with undispatched or unflushed data; the next start validates the commit log");
+            }
+        } catch (IOException e) {
+            log.error("Could not write the final checkpoint; the next start validates the commit log", e);
+            complete = false;
+        }
+        consumeQueues.shutdown();
+        index.shutdown();
+        commitLog.shutdown();
+        if (complete) {
+            try {
+                abortFile.delete();
+            } catch (IOException e) {
+                log.warn("Could not delete {}: {}", abortFile.path(), e.toString());
+            }
+        }
+        closeFiles();
+        log.info("Store at {} shut down{}", root, complete ? "" : " (recovery needed on next start)");
+    }
+
+    private void closeFiles() {
+        if (checkpoint != null) {
+            checkpoint.close();
+            checkpoint = null;
+        }
+        if (lock != null) {
+            lock.close();
+            lock = null;
+        }
+    }
+
+    private static void awaitQuietly(ScheduledExecutorService executor) {
+        try {
+            executor.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public PutMessageResult putMessage(MessageExtBrokerInner msg) {
+        return putter.put(msg).join();
+    }
+
+    @Override
+    public CompletableFuture<PutMessageResult> asyncPutMessage(MessageExtBrokerInner msg) {
+        return putter.put(msg);
+    }
+
+    @Override
+    public PutMessageResult putMessages(List<MessageExtBrokerInner> batch) {
+        return putter.putBatch(batch).join();
+    }
+
+    @Override
+    public GetMessageResult getMessage(String topic, int queueId, long offset, int maxMsgNums, int maxTotalBytes,
+            MessageFilter filter) {
+        return reader.getMessage(topic, queueId, offset, maxMsgNums, maxTotalBytes, filter);
+    }
+
+    @Override
+    public long getMaxOffsetInQueue(String topic, int queueId) {
+        ConsumeQueue cq = consumeQueues.find(topic, queueId);
+        return cq == null ? 0 : cq.getMaxOffsetInQueue();
+    }
+
+    @Override
+    public long getMinOffsetInQueue(String topic, int queueId) {
+        ConsumeQueue cq = consumeQueues.find(topic, queueId);
+        return cq == null ? 0 : cq.getMinOffsetInQueue();
+    }
+
+    @Override
+    public long getOffsetInQueueByTime(String topic, int queueId, long timestampMillis) {
+        return reader.getOffsetInQueueByTime(topic, queueId, timestampMillis);
+    }
+
+    @Override
+    public long getCommitLogOffsetInQueue(String topic, int queueId, long queueOffset) {
+        return reader.getCommitLogOffsetInQueue(topic, queueId, queueOffset);
+    }
+
+    @Override
+    public long getMessageStoreTimestamp(String topic, int queueId, long queueOffset) {
+        return reader.getMessageStoreTimestamp(topic, queueId, queueOffset);
+    }
+
+    @Override
+    public long getEarliestMessageTime(String topic, int queueId) {
+        return reader.getEarliestMessageTime(topic, queueId);
+    }
+
+    @Override
+    public MessageExt lookMessageByOffset(long commitLogOffset) {
+        return reader.lookMessageByOffset(commitLogOffset);
+    }
+
+    @Override
+    public SelectMappedBufferResult selectOneMessageByOffset(long commitLogOffset) {
+        return commitLog.selectOneMessage(commitLogOffset);
+    }
+
+    @Override
+    public QueryMessageResult queryMessage(String topic, String key, int maxNum, long beginTimestamp, long endTimestamp) {
+        return reader.queryMessage(topic, key, maxNum, beginTimestamp, endTimestamp);
+    }
+
+    @Override
+    public long getMinPhyOffset() {
+        return commitLog.getMinOffset();
+    }
+
+    @Override
+    public long getMaxPhyOffset() {
+        return commitLog.getMaxOffset();
+    }
+
+    @Override
+    public long dispatchBehindBytes() {
+        return reput.behindBytes();
+    }
+
+    @Override
+    public void setMessageArrivingListener(MessageArrivingListener listener) {
+        this.arrivingListener = listener;
+    }
+
+    @Override
+    public void deleteTopics(Set<String> topics) {
+        for (String topic : topics) {
+            consumeQueues.deleteTopic(topic);
+            commitLog.removeQueueOffsets(topic);
+        }
+    }
+
+    @Override
+    public Set<String> topicsWithQueues() {
+        return new TreeSet<>(consumeQueues.all().keySet());
+    }
+
+    @Override
+    public void cleanExpiredFilesNow() {
+        ScheduledExecutorService executor = scheduler;
+        if (!running || executor == null) {
+            return;
+        }
+        cleanCommitLog.requestManualDelete();
+        try {
+            // on the scheduler thread, so it never overlaps a periodic round
+            executor.submit(this::cleanOnce).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            log.error("Clean-up failed", e.getCause());
+        }
+    }
+
+    @Override
+    public MessageStoreConfig config() {
+        return config;
+    }
+
+    @Override
+    public StoreStats stats() {
+        return stats;
+    }
+
+    /** What recovery decided at the last start (tests, diagnostics). */
+    CommitLogRecovery.Result lastRecovery() {
+        return lastRecovery;
+    }
+
+    /** The commit-log offset below which everything has been dispatched (tests, diagnostics). */
+    long dispatchedOffset() {
+        return reput.getReputFromOffset();
+    }
+}

@@ -1,0 +1,20 @@
+package dev.wharf.store;
+
+/** Outcome of a put. */
+public enum PutMessageStatus {
+    /** Stored (and, with SYNC_FLUSH, on disk). */
+    PUT_OK,
+    /** Stored in the commit log, but the disk did not confirm within syncFlushTimeout (SYNC_FLUSH only). */
+    FLUSH_DISK_TIMEOUT,
+    /** No commit-log file could be created (disk full, permissions). */
+    CREATE_MAPPED_FILE_FAILED,
+    /** The message breaks a rule (topic name, size, properties); the error message says which. */
+    MESSAGE_ILLEGAL,
+    /** The encoded properties exceed 32767 bytes. */
+    PROPERTIES_SIZE_EXCEEDED,
+    /** The store is not started or is shutting down. */
+    SERVICE_NOT_AVAILABLE,
+    /** The page cache is too slow to accept writes (reserved; not produced by this store). */
+    OS_PAGE_CACHE_BUSY,
+    UNKNOWN_ERROR
+}

@@ -1,0 +1,391 @@
+package dev.wharf.store.commitlog;
+
+import dev.wharf.common.message.MessageExt;
+import dev.wharf.common.message.MessageRecord;
+import dev.wharf.store.file.AppendCallback;
+import dev.wharf.store.file.MappedFile;
+import dev.wharf.store.file.MappedFileQueue;
+import dev.wharf.store.file.SelectMappedBufferResult;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The commit log: every message of every topic appended in order to one {@link MappedFileQueue}, in the
+ * record layout of {@link MessageRecord}. A record that does not fit the rest of a file is preceded by a
+ * blank record that fills the file, and goes to the next file.
+ *
+ * <p>Thread-safety: any number of threads put concurrently; each encodes in its own {@link RecordEncoder}
+ * and only the copy into the mapped file (plus assigning offsets) happens under the put lock. Reads never
+ * take the lock: they see whole records below the write position.
+ */
+public final class CommitLog {
+
+    private final MappedFileQueue mappedFileQueue;
+    private final int fileSize;
+    private final int maxMessageSize;
+    private final ReentrantLock putLock = new ReentrantLock();
+    private final QueueOffsetTable queueOffsets = new QueueOffsetTable();
+    private final Appender appender = new Appender();
+    private final ThreadLocal<RecordEncoder> encoders;
+    private volatile Runnable appendListener = () -> { };
+    private volatile boolean writable = true;
+
+    public CommitLog(Path dir, int fileSize, int maxMessageSize) {
+        if (maxMessageSize <= 0) {
+            throw new IllegalArgumentException("maxMessageSize must be positive, got " + maxMessageSize);
+        }
+        this.mappedFileQueue = new MappedFileQueue(dir, fileSize);
+        this.fileSize = fileSize;
+        this.maxMessageSize = maxMessageSize;
+        this.encoders = ThreadLocal.withInitial(() -> new RecordEncoder(maxMessageSize));
+    }
+
+    /** Maps the existing files; recovery then decides where the log really ends. */
+    public void load() throws IOException {
+        mappedFileQueue.load();
+    }
+
+    public MappedFileQueue mappedFileQueue() {
+        return mappedFileQueue;
+    }
+
+    public int fileSize() {
+        return fileSize;
+    }
+
+    /** Called after every successful append, on the putting thread (e.g. to wake the dispatcher). Keep it cheap. */
+    public void setAppendListener(Runnable listener) {
+        this.appendListener = listener == null ? () -> { } : listener;
+    }
+
+    /**
+     * Refuses (or accepts again) puts. Refusing waits for an append in progress, so afterwards nothing is
+     * being written (shutdown relies on it).
+     */
+    public void setWritable(boolean writable) {
+        putLock.lock();
+        try {
+            this.writable = writable;
+        } finally {
+            putLock.unlock();
+        }
+    }
+
+    /**
+     * Appends one message. On success the message gets its commit-log offset, queue offset, store time and
+     * store size.
+     *
+     * @param properties the message's encoded properties string
+     */
+    public AppendResult putMessage(MessageExt msg, String properties) {
+        RecordEncoder encoder = encoders.get();
+        encoder.reset();
+        AppendStatus status = encoder.add(msg, properties);
+        if (status != AppendStatus.PUT_OK) {
+            return AppendResult.failure(status, encoder.errorMessage());
+        }
+        AppendResult result = appendEncoded(encoder);
+        if (result.isOk()) {
+            assign(msg, encoder, 0, result);
+        }
+        return result;
+    }
+
+    /**
+     * Appends a batch as consecutive records under one lock hold; the whole batch goes into one file.
+     *
+     * @param properties the encoded properties string of each message, in the same order
+     */
+    public AppendResult putMessages(List<? extends MessageExt> msgs, List<String> properties) {
+        if (msgs.isEmpty()) {
+            return AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL, "The batch is empty; send at least one message.");
+        }
+        RecordEncoder encoder = encoders.get();
+        encoder.reset();
+        for (int i = 0; i < msgs.size(); i++) {
+            AppendStatus status = encoder.add(msgs.get(i), properties.get(i));
+            if (status != AppendStatus.PUT_OK) {
+                return AppendResult.failure(status, "Message " + (i + 1) + " of the batch: " + encoder.errorMessage());
+            }
+        }
+        AppendResult result = appendEncoded(encoder);
+        if (result.isOk()) {
+            for (int i = 0; i < msgs.size(); i++) {
+                assign(msgs.get(i), encoder, i, result);
+            }
+        }
+        return result;
+    }
+
+    private void assign(MessageExt msg, RecordEncoder encoder, int index, AppendResult result) {
+        ByteBuffer raw = encoder.rawBuffer();
+        int start = encoder.recordStart(index);
+        msg.setCommitLogOffset(raw.getLong(start + MessageRecord.PHYSICAL_OFFSET_OFFSET));
+        msg.setQueueOffset(raw.getLong(start + MessageRecord.QUEUE_OFFSET_OFFSET));
+        msg.setStoreTimestamp(result.storeTimestamp());
+        msg.setStoreSize(raw.getInt(start + MessageRecord.TOTAL_SIZE_OFFSET));
+        msg.setBodyCRC(raw.getInt(start + MessageRecord.BODY_CRC_OFFSET));
+        msg.setOffsetMsgId(null);
+    }
+
+    private AppendResult appendEncoded(RecordEncoder encoder) {
+        int size = encoder.encodedSize();
+        if (size + MessageRecord.BLANK_RECORD_MIN_SIZE > fileSize) {
+            return AppendResult.failure(AppendStatus.MESSAGE_SIZE_EXCEEDED, "The message takes " + size
+                    + " bytes stored but a commit-log file holds " + fileSize
+                    + " bytes; send less or raise mappedFileSizeCommitLog.");
+        }
+        AppendResult result;
+        putLock.lock();
+        try {
+            if (!writable) {
+                return AppendResult.failure(AppendStatus.SERVICE_NOT_AVAILABLE,
+                        "The store is not accepting messages (it is stopped or shutting down).");
+            }
+            MappedFile file = mappedFileQueue.getLastMappedFile(0);
+            if (file == null) {
+                return AppendResult.failure(AppendStatus.CREATE_MAPPED_FILE_FAILED,
+                        "Could not create a commit-log file in " + mappedFileQueue.getStorePath()
+                                + "; check free disk space and permissions.");
+            }
+            long now = System.currentTimeMillis();
+            appender.prepare(encoder, now);
+            file.append(appender);
+            if (appender.status == AppendStatus.END_OF_FILE) {
+                file = mappedFileQueue.getLastMappedFile(0);
+                if (file == null) {
+                    return AppendResult.failure(AppendStatus.CREATE_MAPPED_FILE_FAILED,
+                            "Could not create a commit-log file in " + mappedFileQueue.getStorePath()
+                                    + "; check free disk space and permissions.");
+                }
+                appender.prepare(encoder, now);
+                file.append(appender);
+            }
+            if (appender.status != AppendStatus.PUT_OK) {
+                return AppendResult.failure(AppendStatus.UNKNOWN_ERROR,
+                        "The record did not fit an empty commit-log file.");
+            }
+            result = AppendResult.ok(appender.wroteOffset, size, now, appender.firstQueueOffset, encoder.count());
+        } finally {
+            appender.release();
+            putLock.unlock();
+        }
+        appendListener.run();
+        return result;
+    }
+
+    /**
+     * Sets the next queue offset of a topic/queue (start-up, after recovery, from the consume queues).
+     * Takes the put lock.
+     */
+    public void setQueueOffset(String topic, int queueId, long nextOffset) {
+        putLock.lock();
+        try {
+            queueOffsets.set(topic, queueId, nextOffset);
+        } finally {
+            putLock.unlock();
+        }
+    }
+
+    /** The next queue offset a put to this topic/queue would get. */
+    public long nextQueueOffset(String topic, int queueId) {
+        putLock.lock();
+        try {
+            return queueOffsets.next(topic, queueId);
+        } finally {
+            putLock.unlock();
+        }
+    }
+
+    /** Forgets the queue offsets of a topic whose consume queues were dropped. */
+    public void removeQueueOffsets(String topic) {
+        putLock.lock();
+        try {
+            queueOffsets.removeTopic(topic);
+        } finally {
+            putLock.unlock();
+        }
+    }
+
+    /** Forgets every queue offset (before they are rebuilt). */
+    public void clearQueueOffsets() {
+        putLock.lock();
+        try {
+            queueOffsets.clear();
+        } finally {
+            putLock.unlock();
+        }
+    }
+
+    /** {@code size} bytes at {@code offset} (one record whose size is known), or null when gone or unwritten. */
+    public SelectMappedBufferResult getMessage(long offset, int size) {
+        MappedFile file = mappedFileQueue.findMappedFileByOffset(offset);
+        if (file == null) {
+            return null;
+        }
+        return file.selectMappedBuffer((int) (offset - file.getFileFromOffset()), size);
+    }
+
+    /**
+     * The one record at {@code offset}: its size is read from the record itself. Null when the offset is not
+     * the start of a complete message record.
+     */
+    public SelectMappedBufferResult selectOneMessage(long offset) {
+        MappedFile file = mappedFileQueue.findMappedFileByOffset(offset);
+        if (file == null) {
+            return null;
+        }
+        int pos = (int) (offset - file.getFileFromOffset());
+        SelectMappedBufferResult header = file.selectMappedBuffer(pos, MessageRecord.BODY_OFFSET);
+        if (header == null) {
+            return null;
+        }
+        int size;
+        int magic;
+        try {
+            size = header.byteBuffer().getInt(MessageRecord.TOTAL_SIZE_OFFSET);
+            magic = header.byteBuffer().getInt(MessageRecord.MAGIC_CODE_OFFSET);
+        } finally {
+            header.release();
+        }
+        if (magic != MessageRecord.MESSAGE_MAGIC_CODE || size < MessageRecord.BODY_OFFSET) {
+            return null;
+        }
+        SelectMappedBufferResult record = file.selectMappedBuffer(pos, size);
+        if (record == null) {
+            return null;
+        }
+        if (RecordValidator.check(record.byteBuffer(), 0, size, offset, false) != size) {
+            record.release();
+            return null;
+        }
+        return record;
+    }
+
+    /** The readable bytes from {@code offset} to the end of what is written in its file (for the dispatcher). */
+    public SelectMappedBufferResult getData(long offset) {
+        MappedFile file = mappedFileQueue.findMappedFileByOffset(offset);
+        if (file == null) {
+            return null;
+        }
+        return file.selectMappedBuffer((int) (offset - file.getFileFromOffset()));
+    }
+
+    /** Reads the STORETIMESTAMP of the record at {@code offset}, or -1 when it is gone. */
+    public long pickupStoreTimestamp(long offset, int size) {
+        if (size < MessageRecord.STORE_TIMESTAMP_OFFSET + Long.BYTES) {
+            return -1;
+        }
+        SelectMappedBufferResult record = getMessage(offset, size);
+        if (record == null) {
+            return -1;
+        }
+        try {
+            return record.byteBuffer().getLong(MessageRecord.STORE_TIMESTAMP_OFFSET);
+        } finally {
+            record.release();
+        }
+    }
+
+    /** Start of the file after the one holding {@code offset}. */
+    public long rollNextFile(long offset) {
+        return offset + fileSize - offset % fileSize;
+    }
+
+    /** Offset of the first stored byte (0 when empty); a file being deleted no longer counts. */
+    public long getMinOffset() {
+        MappedFile first = mappedFileQueue.getFirstMappedFile();
+        if (first == null) {
+            return 0;
+        }
+        if (first.isAvailable()) {
+            return first.getFileFromOffset();
+        }
+        return rollNextFile(first.getFileFromOffset());
+    }
+
+    /** Offset just past the last complete record. */
+    public long getMaxOffset() {
+        return mappedFileQueue.getMaxOffset();
+    }
+
+    public long getFlushedWhere() {
+        return mappedFileQueue.getFlushedWhere();
+    }
+
+    /** Deletes expired files; see {@link MappedFileQueue#deleteExpiredFileByTime}. */
+    public int deleteExpiredFile(long expiredMillis, long deleteFilesIntervalMillis, long intervalForcibly,
+            boolean cleanImmediately, int maxDelete) {
+        return mappedFileQueue.deleteExpiredFileByTime(expiredMillis, deleteFilesIntervalMillis, intervalForcibly,
+                cleanImmediately, maxDelete);
+    }
+
+    public boolean retryDeleteFirstFile(long intervalForcibly) {
+        return mappedFileQueue.retryDeleteFirstFile(intervalForcibly);
+    }
+
+    /** Unmaps every file (after the last flush). */
+    public void shutdown() {
+        setWritable(false);
+        mappedFileQueue.shutdown(1000);
+    }
+
+    /**
+     * Copies one encoded batch into the file under the put lock: closes the file with a blank record when the
+     * batch (plus room for a final blank) does not fit, otherwise patches offsets and copies it in one put.
+     * Only touched by the lock holder.
+     */
+    private final class Appender implements AppendCallback {
+
+        private RecordEncoder encoder;
+        private long storeTimestamp;
+        AppendStatus status;
+        long wroteOffset;
+        long firstQueueOffset;
+
+        void prepare(RecordEncoder encoder, long storeTimestamp) {
+            this.encoder = encoder;
+            this.storeTimestamp = storeTimestamp;
+            this.status = AppendStatus.UNKNOWN_ERROR;
+        }
+
+        void release() {
+            this.encoder = null;
+        }
+
+        @Override
+        public int doAppend(long fileFromOffset, ByteBuffer target) {
+            int room = target.remaining();
+            int size = encoder.encodedSize();
+            if (size + MessageRecord.BLANK_RECORD_MIN_SIZE > room) {
+                if (room >= MessageRecord.BLANK_RECORD_MIN_SIZE) {
+                    target.putInt(room);
+                    target.putInt(MessageRecord.BLANK_MAGIC_CODE);
+                }
+                status = AppendStatus.END_OF_FILE;
+                return room;
+            }
+            long base = fileFromOffset + target.position();
+            wroteOffset = base;
+            for (int i = 0, n = encoder.count(); i < n; i++) {
+                long queueOffset = 0;
+                if (encoder.consumesQueueOffset(i)) {
+                    queueOffset = queueOffsets.next(encoder.topic(i), encoder.queueId(i));
+                    queueOffsets.set(encoder.topic(i), encoder.queueId(i), queueOffset + 1);
+                }
+                if (i == 0) {
+                    firstQueueOffset = queueOffset;
+                }
+                encoder.patch(i, queueOffset, base + encoder.recordStart(i), storeTimestamp);
+            }
+            ByteBuffer data = encoder.rawBuffer().duplicate();
+            data.flip();
+            target.put(data);
+            status = AppendStatus.PUT_OK;
+            return size;
+        }
+    }
+}

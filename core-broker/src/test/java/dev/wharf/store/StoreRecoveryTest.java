@@ -1,0 +1,180 @@
+package dev.wharf.store;
+
+import static dev.wharf.store.StoreTestSupport.copyTree;
+import static dev.wharf.store.StoreTestSupport.message;
+import static dev.wharf.store.StoreTestSupport.readAll;
+import static dev.wharf.store.StoreTestSupport.smallConfig;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.wharf.common.message.MessageProperties;
+import dev.wharf.common.message.MessageRecord;
+import dev.wharf.store.file.MappedFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoreRecoveryTest {
+
+    private static final int MESSAGES = 400;
+
+    @TempDir
+    Path dir;
+
+    private final List<DefaultMessageStore> stores = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() {
+        stores.forEach(DefaultMessageStore::shutdown);
+    }
+
+    private DefaultMessageStore open(Path root) throws IOException {
+        MessageStoreConfig config = smallConfig(root);
+        config.setFlushDiskType(FlushDiskType.SYNC_FLUSH);
+        DefaultMessageStore store = new DefaultMessageStore(config);
+        store.start();
+        stores.add(store);
+        return store;
+    }
+
+    /** Puts MESSAGES messages (acknowledged = on disk with SYNC_FLUSH); returns their append results. */
+    private List<AppendMessageResult> fill(DefaultMessageStore store) {
+        List<AppendMessageResult> results = new ArrayList<>();
+        for (int i = 0; i < MESSAGES; i++) {
+            MessageExtBrokerInner m = message("Durable", i % 2, "msg-" + i + "-" + "d".repeat(i % 300));
+            m.putProperty(MessageProperties.KEYS, "key-" + i);
+            PutMessageResult r = store.putMessage(m);
+            assertThat(r.status()).isEqualTo(PutMessageStatus.PUT_OK);
+            results.add(r.appendResult());
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.dispatchBehindBytes() == 0);
+        return results;
+    }
+
+    private static List<String> expectedBodies(int queueId, int below) {
+        List<String> bodies = new ArrayList<>();
+        for (int i = queueId; i < below; i += 2) {
+            bodies.add("msg-" + i + "-" + "d".repeat(i % 300));
+        }
+        return bodies;
+    }
+
+    private static void overwrite(Path root, int fileSize, long offset, byte[] bytes) throws IOException {
+        Path file = root.resolve("commitlog").resolve(MappedFile.fileName(offset - offset % fileSize));
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(bytes), offset % fileSize);
+        }
+    }
+
+    @Test
+    void cleanRestartTrustsTheCheckpointAndContinues() throws IOException {
+        DefaultMessageStore first = open(dir);
+        fill(first);
+        long maxPhy = first.getMaxPhyOffset();
+        first.shutdown();
+        assertThat(Files.exists(dir.resolve("abort"))).isFalse();
+
+        DefaultMessageStore second = open(dir);
+        assertThat(second.lastRecovery().scanned()).as("no scan on a clean restart").isFalse();
+        assertThat(second.getMaxPhyOffset()).isEqualTo(maxPhy);
+        assertThat(second.getMaxOffsetInQueue("Durable", 0)).isEqualTo(MESSAGES / 2);
+        assertThat(readAll(second, "Durable", 1, 0)).containsExactlyElementsOf(expectedBodies(1, MESSAGES));
+        PutMessageResult next = second.putMessage(message("Durable", 0, "after restart"));
+        assertThat(next.appendResult().logicsOffset()).isEqualTo(MESSAGES / 2);
+        assertThat(next.appendResult().wroteOffset()).isEqualTo(maxPhy);
+        QueryMessageResult q = second.queryMessage("Durable", "key-7", 10, 0, Long.MAX_VALUE);
+        assertThat(q.buffers()).hasSize(1);
+        q.release();
+    }
+
+    @Test
+    void uncleanRestartCutsATornLastRecord() throws IOException {
+        DefaultMessageStore running = open(dir);
+        List<AppendMessageResult> acked = fill(running);
+        Path crash = dir.resolveSibling(dir.getFileName() + "-crash");
+        copyTree(dir, crash);
+        assertThat(Files.exists(crash.resolve("abort"))).isTrue();
+        AppendMessageResult last = acked.get(MESSAGES - 1);
+        // the last record reached the disk only half
+        int half = last.wroteBytes() / 2;
+        overwrite(crash, 64 * 1024, last.wroteOffset() + half, new byte[last.wroteBytes() - half]);
+
+        DefaultMessageStore recovered = open(crash);
+        assertThat(recovered.lastRecovery().truncated()).isTrue();
+        assertThat(recovered.getMaxPhyOffset()).isEqualTo(last.wroteOffset());
+        int lastQueue = (MESSAGES - 1) % 2;
+        assertThat(recovered.getMaxOffsetInQueue("Durable", lastQueue)).isEqualTo(MESSAGES / 2 - 1);
+        assertThat(readAll(recovered, "Durable", 0, 0)).containsExactlyElementsOf(expectedBodies(0, MESSAGES - 1));
+        assertThat(readAll(recovered, "Durable", 1, 0)).containsExactlyElementsOf(expectedBodies(1, MESSAGES - 1));
+        assertThat(recovered.lookMessageByOffset(last.wroteOffset())).isNull();
+        QueryMessageResult gone = recovered.queryMessage("Durable", "key-" + (MESSAGES - 1), 10, 0, Long.MAX_VALUE);
+        assertThat(gone.buffers()).as("index entries past the end are not served").isEmpty();
+
+        PutMessageResult again = recovered.putMessage(message("Durable", lastQueue, "replacement"));
+        assertThat(again.appendResult().logicsOffset()).isEqualTo(MESSAGES / 2 - 1);
+        assertThat(again.appendResult().wroteOffset()).isEqualTo(last.wroteOffset());
+    }
+
+    @Test
+    void uncleanRestartStopsAtACorruptedByteInTheMiddle() throws IOException {
+        DefaultMessageStore running = open(dir);
+        List<AppendMessageResult> acked = fill(running);
+        Path crash = dir.resolveSibling(dir.getFileName() + "-crc");
+        copyTree(dir, crash);
+        int victim = MESSAGES / 2;
+        AppendMessageResult bad = acked.get(victim);
+        overwrite(crash, 64 * 1024, bad.wroteOffset() + MessageRecord.BODY_OFFSET + 1, new byte[] {'#'});
+
+        DefaultMessageStore recovered = open(crash);
+        assertThat(recovered.lastRecovery().truncated()).isTrue();
+        assertThat(recovered.getMaxPhyOffset()).isEqualTo(bad.wroteOffset());
+        // everything acknowledged before the damage is there; nothing from the damage on is served
+        assertThat(readAll(recovered, "Durable", 0, 0)).containsExactlyElementsOf(expectedBodies(0, victim));
+        assertThat(readAll(recovered, "Durable", 1, 0)).containsExactlyElementsOf(expectedBodies(1, victim));
+        assertThat(recovered.getMaxOffsetInQueue("Durable", 0)).isEqualTo(victim / 2);
+        QueryMessageResult before = recovered.queryMessage("Durable", "key-" + (victim - 1), 10, 0, Long.MAX_VALUE);
+        assertThat(before.buffers()).hasSize(1);
+        before.release();
+        QueryMessageResult after = recovered.queryMessage("Durable", "key-" + (victim + 5), 10, 0, Long.MAX_VALUE);
+        assertThat(after.buffers()).isEmpty();
+        assertThat(recovered.putMessage(message("Durable", 0, "new")).isOk()).isTrue();
+    }
+
+    @Test
+    void uncleanRestartRebuildsMissingQueueEntries() throws IOException {
+        DefaultMessageStore running = open(dir);
+        fill(running);
+        Path crash = dir.resolveSibling(dir.getFileName() + "-noqueues");
+        copyTree(dir, crash);
+        // the crash lost the consume queues and index entirely: they are rebuilt from the commit log
+        try (var paths = Files.walk(crash.resolve("consumequeue"))) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        DefaultMessageStore recovered = open(crash);
+        assertThat(recovered.lastRecovery().truncated()).isFalse();
+        assertThat(readAll(recovered, "Durable", 0, 0)).containsExactlyElementsOf(expectedBodies(0, MESSAGES));
+        assertThat(recovered.putMessage(message("Durable", 0, "next")).appendResult().logicsOffset())
+                .isEqualTo(MESSAGES / 2);
+    }
+
+    @Test
+    void aSecondStoreOnTheSameFolderFailsAtOnce() throws IOException {
+        DefaultMessageStore first = open(dir);
+        DefaultMessageStore second = new DefaultMessageStore(smallConfig(dir));
+        assertThatThrownBy(second::start).isInstanceOf(IOException.class)
+                .hasMessageContaining("already in use").hasMessageContaining("storePathRootDir");
+        assertThatThrownBy(first::start).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already started once");
+        assertThat(first.putMessage(message("Still", 0, "works")).isOk()).isTrue();
+    }
+}

@@ -1,0 +1,200 @@
+package dev.wharf.store.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wharf.common.message.MessageExt;
+import dev.wharf.common.message.MessageRecord;
+import dev.wharf.store.commitlog.AppendResult;
+import dev.wharf.store.commitlog.CommitLog;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CommitLogRecoveryTest {
+
+    private static final int FILE_SIZE = 4096;
+
+    @TempDir
+    Path dir;
+
+    private final List<AutoCloseable> toClose = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (AutoCloseable c : toClose) {
+            c.close();
+        }
+    }
+
+    private CommitLog newLog() {
+        CommitLog log = new CommitLog(dir.resolve("commitlog"), FILE_SIZE, 2048);
+        toClose.add(log::shutdown);
+        return log;
+    }
+
+    private StoreCheckpoint checkpoint() throws IOException {
+        StoreCheckpoint cp = StoreCheckpoint.open(dir);
+        toClose.add(cp);
+        return cp;
+    }
+
+    /** Writes {@code count} messages, flushes, unmaps; returns each record's offset. */
+    private List<Long> write(int count) {
+        CommitLog log = newLog();
+        List<Long> offsets = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            MessageExt msg = new MessageExt();
+            msg.setTopic("Recover");
+            msg.setBody(("message-" + i + "-" + "p".repeat(i % 50)).getBytes(StandardCharsets.UTF_8));
+            AppendResult r = log.putMessage(msg, "");
+            assertThat(r.isOk()).isTrue();
+            offsets.add(r.wroteOffset());
+        }
+        offsets.add(log.getMaxOffset());
+        log.mappedFileQueue().flushAll();
+        log.shutdown();
+        return offsets;
+    }
+
+    private CommitLog reopen() throws IOException {
+        CommitLog log = newLog();
+        log.load();
+        return log;
+    }
+
+    private void poke(long offset, byte value) throws IOException {
+        Path file = dir.resolve("commitlog").resolve(dev.wharf.store.file.MappedFile.fileName(offset - offset % FILE_SIZE));
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {value}), offset % FILE_SIZE);
+        }
+    }
+
+    private void zero(long from, long to) throws IOException {
+        for (long o = from; o < to; o++) {
+            poke(o, (byte) 0);
+        }
+    }
+
+    @Test
+    void crashWithoutCheckpointValidatesEverythingAndKeepsAllIntactRecords() throws IOException {
+        List<Long> offsets = write(120);
+        long end = offsets.get(offsets.size() - 1);
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.scanned()).isTrue();
+        assertThat(r.truncated()).isFalse();
+        assertThat(r.maxPhyOffset()).isEqualTo(end);
+        assertThat(r.dispatchFrom()).isZero();
+        assertThat(log.getMaxOffset()).isEqualTo(end);
+    }
+
+    @Test
+    void tornLastRecordIsCutOff() throws IOException {
+        List<Long> offsets = write(120);
+        long last = offsets.get(119);
+        long end = offsets.get(120);
+        // the last record only half reached the disk
+        zero(last + (end - last) / 2, end);
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.maxPhyOffset()).isEqualTo(last);
+        assertThat(log.selectOneMessage(offsets.get(118))).as("the record before is intact").isNotNull()
+                .satisfies(s -> s.release());
+        assertThat(log.selectOneMessage(last)).isNull();
+
+        // appends continue exactly at the cut
+        MessageExt msg = new MessageExt();
+        msg.setTopic("Recover");
+        msg.setBody(new byte[] {1});
+        assertThat(log.putMessage(msg, "").wroteOffset()).isEqualTo(last);
+    }
+
+    @Test
+    void corruptedBodyByteStopsRecoveryThereAndDropsTheRest() throws IOException {
+        List<Long> offsets = write(120);
+        long victim = offsets.get(60);
+        poke(victim + MessageRecord.BODY_OFFSET + 2, (byte) 'X');
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.truncated()).isTrue();
+        assertThat(r.maxPhyOffset()).isEqualTo(victim);
+        assertThat(log.getMaxOffset()).isEqualTo(victim);
+        assertThat(log.mappedFileQueue().getLastMappedFile().getFileFromOffset())
+                .isEqualTo(victim - victim % FILE_SIZE);
+    }
+
+    @Test
+    void withoutCrcCheckOnlyStructureIsValidated() throws IOException {
+        List<Long> offsets = write(50);
+        poke(offsets.get(10) + MessageRecord.BODY_OFFSET, (byte) 'X');
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, false);
+        assertThat(r.truncated()).isFalse();
+        assertThat(r.maxPhyOffset()).isEqualTo(offsets.get(50));
+    }
+
+    @Test
+    void cleanShutdownOffsetIsTrustedWithoutScanning() throws IOException {
+        List<Long> offsets = write(120);
+        long end = offsets.get(120);
+        try (StoreCheckpoint cp = StoreCheckpoint.open(dir)) {
+            cp.setCleanShutdownOffset(end);
+            cp.flush();
+        }
+        // damage that a scan would find proves no scan happened
+        poke(offsets.get(5) + MessageRecord.BODY_OFFSET, (byte) 'X');
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), true, true);
+        assertThat(r.scanned()).isFalse();
+        assertThat(r.maxPhyOffset()).isEqualTo(end);
+        assertThat(r.dispatchFrom()).isEqualTo(end);
+        assertThat(log.getMaxOffset()).isEqualTo(end);
+    }
+
+    @Test
+    void staleCleanShutdownOffsetFallsBackToAScan() throws IOException {
+        List<Long> offsets = write(120);
+        try (StoreCheckpoint cp = StoreCheckpoint.open(dir)) {
+            cp.setCleanShutdownOffset(offsets.get(100)); // records exist past it
+            cp.flush();
+        }
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), true, true);
+        assertThat(r.scanned()).isTrue();
+        assertThat(r.maxPhyOffset()).isEqualTo(offsets.get(120));
+    }
+
+    @Test
+    void scanStartsAtTheFileOfTheSafeOffset() throws IOException {
+        List<Long> offsets = write(200);
+        long safe = offsets.get(150);
+        // damage below the safe point is not scanned again (it was on disk with its queue entries)
+        poke(offsets.get(3) + MessageRecord.BODY_OFFSET, (byte) 'X');
+        try (StoreCheckpoint cp = StoreCheckpoint.open(dir)) {
+            cp.setSafeOffset(safe);
+            cp.flush();
+        }
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.truncated()).isFalse();
+        assertThat(r.maxPhyOffset()).isEqualTo(offsets.get(200));
+        assertThat(r.dispatchFrom()).isEqualTo(safe - safe % FILE_SIZE);
+    }
+
+    @Test
+    void emptyLogRecoversToZero() throws IOException {
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.maxPhyOffset()).isZero();
+        assertThat(r.dispatchFrom()).isZero();
+    }
+}
