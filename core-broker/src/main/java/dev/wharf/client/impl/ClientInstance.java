@@ -368,7 +368,20 @@ public final class ClientInstance {
                 }
             }
         }
+        Set<String> before = allBrokerAddresses();
         brokerAddrs = table;
+        if (!before.containsAll(allBrokerAddresses())) {
+            heartbeatSoon();
+        }
+    }
+
+    /** A broker this client has not talked to yet joined a route: tell it our groups now, not in 30 s. */
+    private void heartbeatSoon() {
+        try {
+            scheduler.execute(guarded("heartbeat", this::sendHeartbeatToAllBrokers));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down
+        }
     }
 
     private void refreshRoutes() {

@@ -187,6 +187,20 @@ final class MessageSender {
         return new TopicPublishInfo(topic, queues);
     }
 
+    /**
+     * The topic's routed publish info, without the fallback for topics not created yet: queue-pinned sends need
+     * the real queues.
+     */
+    TopicPublishInfo requireRoutedPublishInfo(String topic) throws ClientException, InterruptedException {
+        TopicPublishInfo info = instance.publishInfo(topic);
+        if (info == null) {
+            throw new ClientException(ResponseCode.TOPIC_NOT_EXIST, "No route for topic " + topic + ": is the topic "
+                    + "created and a broker registered with the NameServer at " + instance.nameServer().addresses()
+                    + "? Sends to a chosen queue need the topic's queues, so create the topic first.");
+        }
+        return info;
+    }
+
     private MessageQueue select(TopicPublishInfo info, String avoid) {
         return producer.isSendLatencyFaultEnable() ? info.select(avoid, instance.faults()) : info.select(avoid);
     }

@@ -11,6 +11,7 @@ import dev.wharf.common.message.UniqueIdGenerator;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.BatchMessageCodec;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -154,6 +155,11 @@ final class OutgoingMessage {
         String error = MessageDecoder.checkProperties(msg.getProperties());
         if (error != null) {
             throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, error);
+        }
+        int bytes = MessageDecoder.encodeProperties(msg.getProperties()).getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > Short.MAX_VALUE) {
+            throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "The message properties take " + bytes
+                    + " bytes; the limit is " + Short.MAX_VALUE + ". Move large values into the body.");
         }
     }
 }

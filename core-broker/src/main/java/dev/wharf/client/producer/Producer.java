@@ -150,7 +150,7 @@ public class Producer {
         Objects.requireNonNull(selector, "selector");
         MessageSender s = started();
         OutgoingMessage out = OutgoingMessage.of(msg, maxMessageSize, compressMsgBodyOverHowmuch);
-        List<MessageQueue> queues = s.requirePublishInfo(out.topic).queues();
+        List<MessageQueue> queues = s.requireRoutedPublishInfo(out.topic).queues();
         MessageQueue mq = selector.select(queues, msg, arg);
         if (mq == null || !queues.contains(mq)) {
             throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "The MessageQueueSelector "
@@ -184,7 +184,7 @@ public class Producer {
     /** The topic's writable queues (from the NameServer route). */
     public List<MessageQueue> fetchPublishMessageQueues(String topic) throws ClientException, InterruptedException {
         OutgoingMessage.checkTopic(topic);
-        return started().requirePublishInfo(topic).queues();
+        return started().requireRoutedPublishInfo(topic).queues();
     }
 
     /** The client instance this producer uses (e.g. to register a transaction check handler). */

@@ -67,7 +67,8 @@ class OffsetsAndCrashTest {
         for (int i = 0; i < count; i++) {
             String body = prefix + i;
             // after a broker restart the first sends may go to its old address until the route is refreshed
-            await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() ->
+            await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(50)).atMost(Duration.ofSeconds(10))
+                    .ignoreExceptions().until(() ->
                     ids.add(producer.send(new Message("durable", body.getBytes(StandardCharsets.UTF_8))).msgId()));
         }
         return ids;

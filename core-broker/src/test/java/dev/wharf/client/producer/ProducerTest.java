@@ -208,8 +208,8 @@ class ProducerTest {
         assertThatThrownBy(a::get).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(ClientException.class).hasMessageContaining("No answer");
         assertThatThrownBy(b::get).hasCauseInstanceOf(ClientException.class);
+        // the third either got a slot when the first two timed out (and timed out itself) or gave up waiting
         assertThatThrownBy(() -> third.get().get()).hasCauseInstanceOf(ClientException.class);
-        assertThat(held).hasValue(3);
 
         CompletableFuture<Throwable> failure = new CompletableFuture<>();
         bounded.send(new Message("bad topic", new byte[1]), new SendCallback() {

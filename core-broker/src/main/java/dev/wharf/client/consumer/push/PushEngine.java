@@ -186,7 +186,7 @@ public final class PushEngine implements ConsumerMember {
     @Override
     public void rebalance() {
         Rebalancer r = rebalancer;
-        if (r != null && !stopped && !paused) {
+        if (r != null && !stopped) {
             Set<String> resets = Set.copyOf(resetTopics);
             resetTopics.removeAll(resets);
             r.run(resets);

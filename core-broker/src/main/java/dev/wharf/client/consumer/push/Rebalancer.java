@@ -113,7 +113,7 @@ final class Rebalancer {
                 continue;
             }
             boolean leaving = !mine.contains(mq);
-            boolean stuck = !leaving && pq.isPullExpired(now);
+            boolean stuck = !leaving && (pq.isDropped() || pq.isPullExpired(now));
             if (leaving || stuck) {
                 pq.setDropped(true);
                 if (engine.consumeService().release(mq, pq)) {
