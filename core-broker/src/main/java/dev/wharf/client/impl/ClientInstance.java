@@ -6,7 +6,6 @@ import dev.wharf.client.TransactionCheckHandler;
 import dev.wharf.client.route.LatencyFaultTolerance;
 import dev.wharf.client.route.NameServerAddresses;
 import dev.wharf.client.route.TopicPublishInfo;
-import dev.wharf.client.route.TopicRoutes;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.common.util.NamedThreadFactory;
 import dev.wharf.common.util.ServiceThread;
@@ -14,9 +13,6 @@ import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.body.Heartbeat.ConsumerData;
 import dev.wharf.protocol.body.Heartbeat.HeartbeatData;
 import dev.wharf.protocol.body.Heartbeat.ProducerData;
-import dev.wharf.protocol.body.RouteData.BrokerData;
-import dev.wharf.protocol.body.RouteData.ClusterInfo;
-import dev.wharf.protocol.body.RouteData.TopicRouteData;
 import dev.wharf.remoting.NettyClientConfig;
 import dev.wharf.remoting.NettyRemotingClient;
 import dev.wharf.remoting.RemotingExecutors;
@@ -27,7 +23,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -70,14 +65,8 @@ public final class ClientInstance {
     private final ScheduledThreadPoolExecutor scheduler;
     private final RebalanceService rebalanceService = new RebalanceService();
 
-    private final Map<String, TopicRouteData> routes = new ConcurrentHashMap<>();
-    private final Map<String, TopicPublishInfo> publishInfos = new ConcurrentHashMap<>();
-    /** brokerName -> brokerId -> address, rebuilt from the cached routes. */
-    private volatile Map<String, Map<Long, String>> brokerAddrs = Map.of();
-    /** brokerName -> master address of brokers learnt from the cluster table (topics without a route yet). */
-    private final Map<String, String> clusterMasters = new ConcurrentHashMap<>();
-    private final ReentrantLock routeLock = new ReentrantLock();
     private final ReentrantLock heartbeatLock = new ReentrantLock();
+    private final RouteTable routeTable;
 
     private final Map<String, Boolean> producers = new ConcurrentHashMap<>();
     private final Map<String, ConsumerMember> consumers = new ConcurrentHashMap<>();
@@ -96,6 +85,7 @@ public final class ClientInstance {
         this.offsetApi = new OffsetApi(calls);
         this.groupApi = new GroupApi(calls);
         this.adminApi = new AdminApi(calls);
+        this.routeTable = new RouteTable(nameServer, config.getMqClientApiTimeout(), this::heartbeatSoon);
         this.brokerRequestExecutor = RemotingExecutors.bounded("wharf-client-broker-requests", 2, 10_000);
         this.scheduler = new ScheduledThreadPoolExecutor(2, new NamedThreadFactory("wharf-client-scheduler"));
         this.scheduler.setRemoveOnCancelPolicy(true);
@@ -283,7 +273,7 @@ public final class ClientInstance {
     }
 
     private void unregisterFromBrokers(String producerGroup, String consumerGroup) {
-        for (String address : allBrokerAddresses()) {
+        for (String address : routeTable.allBrokerAddresses()) {
             try {
                 groupApi.unregisterClient(address, clientId, producerGroup, consumerGroup, apiTimeoutMillis());
             } catch (ClientException e) {
@@ -295,84 +285,51 @@ public final class ClientInstance {
         }
     }
 
-    // ------------------------------------------------------------------ routes
+    // ------------------------------------------------------------------ routes (see RouteTable)
 
-    /**
-     * The topic's publish info, fetched from the NameServer when not cached.
-     *
-     * @return null when no NameServer knows a route for the topic
-     */
+    /** The route cache. */
+    public RouteTable routes() {
+        return routeTable;
+    }
+
+    /** @see RouteTable#publishInfo */
     public TopicPublishInfo publishInfo(String topic) throws ClientException, InterruptedException {
-        TopicPublishInfo info = publishInfos.get(topic);
-        if (info == null || info.isEmpty()) {
-            updateRoute(topic);
-            info = publishInfos.get(topic);
-        }
-        return info == null || info.isEmpty() ? null : info;
+        return routeTable.publishInfo(topic);
     }
 
-    /** The readable queues of the topic from the cache (empty when its route is not known). */
+    /** @see RouteTable#subscribeQueues */
     public Set<MessageQueue> subscribeQueues(String topic) {
-        return TopicRoutes.subscribeQueues(topic, routes.get(topic));
+        return routeTable.subscribeQueues(topic);
     }
 
-    /** Fetches the topic's route now and answers its readable queues (empty when there is no route). */
+    /** @see RouteTable#fetchSubscribeQueues */
     public Set<MessageQueue> fetchSubscribeQueues(String topic) throws ClientException, InterruptedException {
-        updateRoute(topic);
-        return subscribeQueues(topic);
+        return routeTable.fetchSubscribeQueues(topic);
     }
 
-    /** The cached route, or null. */
-    public TopicRouteData cachedRoute(String topic) {
-        return routes.get(topic);
-    }
-
-    /**
-     * Fetches the topic's route from the NameServer and updates the cache; a topic no NameServer knows keeps
-     * its cached route (a NameServer may lag behind), if any.
-     *
-     * @return whether a route is now cached
-     */
+    /** @see RouteTable#updateRoute */
     public boolean updateRoute(String topic) throws ClientException, InterruptedException {
-        if (!routeLock.tryLock(config.getMqClientApiTimeout(), TimeUnit.MILLISECONDS)) {
-            return routes.containsKey(topic);
-        }
-        try {
-            TopicRouteData route = nameServer.route(topic);
-            if (route == null) {
-                return routes.containsKey(topic);
-            }
-            TopicRouteData old = routes.put(topic, route);
-            if (!route.equals(old)) {
-                publishInfos.put(topic, new TopicPublishInfo(topic, TopicRoutes.publishQueues(topic, route)));
-                rebuildBrokerTable();
-                if (old != null) {
-                    log.info("Client {}: route of topic {} changed", clientId, topic);
-                }
-            }
-            return true;
-        } finally {
-            routeLock.unlock();
-        }
+        return routeTable.updateRoute(topic);
     }
 
-    private void rebuildBrokerTable() {
-        Map<String, Map<Long, String>> table = new TreeMap<>();
-        for (TopicRouteData route : routes.values()) {
-            if (route.brokerDatas() == null) {
-                continue;
-            }
-            for (BrokerData b : route.brokerDatas()) {
-                if (b.brokerAddrs() != null) {
-                    table.computeIfAbsent(b.brokerName(), k -> new HashMap<>()).putAll(b.brokerAddrs());
-                }
-            }
-        }
-        Set<String> before = allBrokerAddresses();
-        brokerAddrs = table;
-        if (!before.containsAll(allBrokerAddresses())) {
-            heartbeatSoon();
-        }
+    /** @see RouteTable#masterAddress */
+    public String masterAddress(String brokerName) {
+        return routeTable.masterAddress(brokerName);
+    }
+
+    /** @see RouteTable#requireMasterAddress */
+    public String requireMasterAddress(String brokerName, String topic) throws ClientException, InterruptedException {
+        return routeTable.requireMasterAddress(brokerName, topic);
+    }
+
+    /** @see RouteTable#anyAddress */
+    public String anyAddress(String brokerName) {
+        return routeTable.anyAddress(brokerName);
+    }
+
+    /** @see RouteTable#clusterMasters */
+    public Map<String, String> clusterMasters() throws ClientException, InterruptedException {
+        return routeTable.clusterMasters();
     }
 
     /** A broker this client has not talked to yet joined a route: tell it our groups now, not in 30 s. */
@@ -385,14 +342,14 @@ public final class ClientInstance {
     }
 
     private void refreshRoutes() {
-        Set<String> topics = new LinkedHashSet<>(routes.keySet());
+        Set<String> topics = new LinkedHashSet<>(routeTable.topics());
         for (ConsumerMember member : consumers.values()) {
             topics.addAll(member.subscribedTopics());
         }
         List<String> failures = new ArrayList<>();
         for (String topic : topics) {
             try {
-                updateRoute(topic);
+                routeTable.updateRoute(topic);
             } catch (ClientException e) {
                 failures.add(topic + ": " + e.getMessage());
             } catch (InterruptedException e) {
@@ -403,67 +360,6 @@ public final class ClientInstance {
         if (!failures.isEmpty()) {
             log.warn("Client {} could not refresh {} route(s): {}", clientId, failures.size(), failures.get(0));
         }
-    }
-
-    /** The master's address of a broker name, or null when no cached route (or cluster table) names it. */
-    public String masterAddress(String brokerName) {
-        Map<Long, String> addrs = brokerAddrs.get(brokerName);
-        String master = addrs == null ? null : addrs.get(0L);
-        return master != null ? master : clusterMasters.get(brokerName);
-    }
-
-    /**
-     * The masters of every broker registered with the NameServer, brokerName to address, fetched now and
-     * remembered for address look-ups (a producer sends a topic that has no route yet to one of them).
-     */
-    public Map<String, String> clusterMasters() throws ClientException, InterruptedException {
-        ClusterInfo cluster = nameServer.clusterInfo();
-        Map<String, String> masters = new TreeMap<>();
-        if (cluster != null && cluster.brokerAddrTable() != null) {
-            for (BrokerData broker : cluster.brokerAddrTable().values()) {
-                String master = broker.brokerAddrs() == null ? null : broker.brokerAddrs().get(0L);
-                if (master != null) {
-                    masters.put(broker.brokerName(), master);
-                }
-            }
-        }
-        clusterMasters.putAll(masters);
-        return masters;
-    }
-
-    /**
-     * The master's address of the broker, refreshing {@code topic}'s route once when it is not known.
-     *
-     * @throws ClientException naming the broker when it stays unknown
-     */
-    public String requireMasterAddress(String brokerName, String topic) throws ClientException, InterruptedException {
-        String address = masterAddress(brokerName);
-        if (address == null && topic != null) {
-            updateRoute(topic);
-            address = masterAddress(brokerName);
-        }
-        if (address == null) {
-            throw new ClientException("No master of broker \"" + brokerName + "\" is registered with the NameServer at "
-                    + nameServer.addresses() + " for topic " + topic + "; is the broker running?");
-        }
-        return address;
-    }
-
-    /** The master's address, else any slave's, of a broker name. */
-    public String anyAddress(String brokerName) {
-        Map<Long, String> addrs = brokerAddrs.get(brokerName);
-        if (addrs == null || addrs.isEmpty()) {
-            return null;
-        }
-        String master = addrs.get(0L);
-        return master != null ? master : addrs.values().iterator().next();
-    }
-
-    /** Every known broker address (masters and slaves). */
-    public Set<String> allBrokerAddresses() {
-        Set<String> out = new HashSet<>();
-        brokerAddrs.values().forEach(m -> out.addAll(m.values()));
-        return out;
     }
 
     // ------------------------------------------------------------------ heartbeat, rebalance, offsets
@@ -485,7 +381,7 @@ public final class ClientInstance {
         HeartbeatData heartbeat = new HeartbeatData(clientId, producerData, consumerData);
         heartbeatLock.lock();
         try {
-            for (Map.Entry<String, Map<Long, String>> broker : brokerAddrs.entrySet()) {
+            for (Map.Entry<String, Map<Long, String>> broker : routeTable.brokerTable().entrySet()) {
                 for (Map.Entry<Long, String> node : broker.getValue().entrySet()) {
                     if (consumerData.isEmpty() && node.getKey() != 0L) {
                         continue; // producers only talk to masters

@@ -4,7 +4,6 @@ import dev.wharf.client.ClientConfig;
 import dev.wharf.client.ClientException;
 import dev.wharf.client.impl.ClientInstance;
 import dev.wharf.client.impl.SendReply;
-import dev.wharf.client.route.TopicPublishInfo;
 import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageQueue;
