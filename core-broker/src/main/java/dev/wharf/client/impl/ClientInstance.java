@@ -406,6 +406,15 @@ public final class ClientInstance {
         rebalanceService.wakeup();
     }
 
+    /** Asks for a rebalance after a delay (a queue lock that another member still holds). */
+    public void rebalanceLater(long delayMillis) {
+        try {
+            scheduler.schedule(rebalanceService::wakeup, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down
+        }
+    }
+
     private void persistAllOffsets() {
         for (ConsumerMember member : consumers.values()) {
             try {

@@ -113,6 +113,59 @@ class OrderAndLatencyTest {
     }
 
     @Test
+    void orderHoldsWhileQueuesMoveToANewMember() throws Exception {
+        cluster.createTopic("handoff", 4);
+        Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
+        MessageListenerOrderly listener = (msgs, ctx) -> {
+            for (MessageExt m : msgs) {
+                String[] parts = new String(m.getBody(), StandardCharsets.UTF_8).split(":");
+                seen.computeIfAbsent(parts[0], k -> new CopyOnWriteArrayList<>()).add(Integer.parseInt(parts[1]));
+            }
+            return ConsumeOrderlyStatus.SUCCESS;
+        };
+        List<PushConsumer> members = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            PushConsumer consumer = new PushConsumer("handoff-group", cluster.clientConfig());
+            consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+            consumer.subscribe("handoff", "*");
+            consumer.registerMessageListener(listener);
+            members.add(consumer);
+        }
+        members.get(0).start();
+        cluster.track(members.get(0)::shutdown);
+        SelectMessageQueueByHash byKey = new SelectMessageQueueByHash();
+        int keys = 8;
+        int perKey = 40;
+        Thread sender = new Thread(() -> {
+            try {
+                for (int seq = 0; seq < perKey; seq++) {
+                    for (int k = 0; k < keys; k++) {
+                        String key = "key-" + k;
+                        producer.send(new Message("handoff", (key + ":" + seq).getBytes(StandardCharsets.UTF_8)),
+                                byKey, key);
+                    }
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        sender.start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> seen.values().stream().mapToInt(List::size).sum() > 40);
+        members.get(1).start();
+        cluster.track(members.get(1)::shutdown);
+        sender.join();
+        await().atMost(Duration.ofSeconds(30)).until(() -> seen.size() == keys
+                && seen.values().stream().allMatch(l -> l.size() >= perKey)
+                && members.get(1).assignedQueues().stream().anyMatch(q -> q.topic().equals("handoff")));
+        seen.forEach((key, order) -> {
+            for (int i = 1; i < order.size(); i++) {
+                assertThat(order.get(i)).as("%s delivered %s", key, order).isGreaterThan(order.get(i - 1));
+            }
+        });
+        assertThat(members.get(0).assignedQueues()).filteredOn(q -> q.topic().equals("handoff")).hasSize(2);
+    }
+
+    @Test
     void aHeldPullAnswersSoonAfterASend() throws Exception {
         cluster.createTopic("latency", 1);
         AtomicLong receivedAt = new AtomicLong();

@@ -142,22 +142,26 @@ final class OrderlyConsumeService implements ConsumeService {
                     return;
                 }
                 engine.restoreRetryTopic(msgs);
-                OrderlyHandler.Outcome outcome;
+                // the outcome is applied under the consume lock too, so a rebalance that takes the queue away
+                // (under the same lock) commits an offset that includes this batch
                 pq.consumeLock().lock();
                 try {
                     if (pq.isDropped()) {
                         return;
                     }
-                    outcome = handler.consume(msgs, mq);
-                } catch (Throwable t) {
-                    log.warn("Group {}: the orderly listener threw on {}; the queue is suspended and the messages "
-                            + "consumed again: {}", settings.group(), mq, t.toString());
-                    outcome = null;
+                    OrderlyHandler.Outcome outcome;
+                    try {
+                        outcome = handler.consume(msgs, mq);
+                    } catch (Throwable t) {
+                        log.warn("Group {}: the orderly listener threw on {}; the queue is suspended and the "
+                                + "messages consumed again: {}", settings.group(), mq, t.toString());
+                        outcome = null;
+                    }
+                    if (!process(msgs, outcome, pq, mq)) {
+                        return;
+                    }
                 } finally {
                     pq.consumeLock().unlock();
-                }
-                if (!process(msgs, outcome, pq, mq)) {
-                    return;
                 }
             }
         }

@@ -26,6 +26,9 @@ final class Rebalancer {
 
     private static final Logger log = LoggerFactory.getLogger(Rebalancer.class);
 
+    /** How soon to try again for a queue whose previous owner still holds its lock (it is releasing it). */
+    static final long LOCK_RETRY_MILLIS = 1_000;
+
     private final PushEngine engine;
 
     Rebalancer(PushEngine engine) {
@@ -127,7 +130,9 @@ final class Rebalancer {
                 continue;
             }
             if (!engine.consumeService().acquire(mq)) {
-                log.info("Group {}: {} is still locked by another member; trying again later", group(), mq);
+                log.info("Group {}: {} is still locked by another member; trying again in {} ms", group(), mq,
+                        LOCK_RETRY_MILLIS);
+                engine.instance().rebalanceLater(LOCK_RETRY_MILLIS);
                 continue;
             }
             engine.offsetStore().removeOffset(mq);
