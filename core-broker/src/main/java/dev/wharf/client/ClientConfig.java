@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * Settings shared by every producer, consumer and admin client built from it (RocketMQ's key names). Two clients
  * whose {@link #buildClientId() client ids} are equal share one {@code ClientInstance}: one connection per broker,
- * one route cache, one heartbeat. Setters check their argument and say what a valid value is.
+ * one route cache, one heartbeat - and the settings of the first of them to start (a later one with another
+ * NameServer address or API timeout is refused). Setters check their argument and say what a valid value is.
  *
  * <p>Not thread-safe; configure before starting a client. A started client keeps a copy.
  */

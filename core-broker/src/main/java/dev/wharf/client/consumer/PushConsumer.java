@@ -413,7 +413,12 @@ public class PushConsumer {
                 "allocateMessageQueueStrategy");
     }
 
-    /** Where broadcasting consumers keep their offsets (default {@code ${user.home}/.wharf/offsets}). */
+    /**
+     * Where broadcasting consumers keep their offsets (default {@code ${user.home}/.wharf/offsets}), in
+     * {@code <dir>/<clientId>/<group>/offsets.json}. The client id contains the process id unless the
+     * {@link ClientConfig#setInstanceName instanceName} is set, so give broadcasting consumers a stable instance
+     * name for their offsets to survive a restart.
+     */
     public Path getOffsetStoreDir() {
         return offsetStoreDir;
     }
