@@ -2,31 +2,17 @@ package dev.wharf.broker;
 
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.BrokerSettings;
-import dev.wharf.broker.config.JsonConfigFile;
-import dev.wharf.broker.filter.SubscriptionCache;
 import dev.wharf.broker.group.ClientHousekeepingService;
 import dev.wharf.broker.group.ConsumerManager;
-import dev.wharf.broker.group.ConsumerNotifier;
 import dev.wharf.broker.group.ProducerManager;
-import dev.wharf.broker.group.SubscriptionGroupConfig;
 import dev.wharf.broker.group.SubscriptionGroupManager;
 import dev.wharf.broker.lock.RebalanceLockManager;
 import dev.wharf.broker.longpolling.PullRequestHoldService;
 import dev.wharf.broker.offset.ConsumerOffsetManager;
-import dev.wharf.broker.offset.PullTracker;
-import dev.wharf.broker.processor.ClientManageProcessor;
-import dev.wharf.broker.processor.ConsumerAdminProcessor;
-import dev.wharf.broker.processor.ConsumerOffsetProcessor;
-import dev.wharf.broker.processor.PullMessageProcessor;
 import dev.wharf.broker.processor.PutMessageHook;
-import dev.wharf.broker.processor.QueryMessageProcessor;
-import dev.wharf.broker.processor.QueueLockProcessor;
-import dev.wharf.broker.processor.SendMessageProcessor;
-import dev.wharf.broker.processor.TopicAdminProcessor;
 import dev.wharf.broker.registry.NameServerRegistrar;
 import dev.wharf.broker.topic.TopicConfigManager;
 import dev.wharf.common.message.HostAddress;
-import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.body.RouteData.RegisterBrokerBody;
 import dev.wharf.protocol.header.RouteHeaders.RegisterBrokerRequest;
 import dev.wharf.remoting.NettyClientConfig;
@@ -37,11 +23,9 @@ import dev.wharf.remoting.RequestProcessor;
 import dev.wharf.store.DefaultMessageStore;
 import dev.wharf.store.MessageStore;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -76,15 +60,7 @@ public final class Broker {
     private final BrokerConfig config;
     private final MessageStore store;
     private final LongSupplier clock = System::currentTimeMillis;
-    private final TopicConfigManager topics;
-    private final ConsumerOffsetManager offsets;
-    private final SubscriptionGroupManager subscriptionGroups;
-    private final ConsumerManager consumers;
-    private final ProducerManager producers;
-    private final RebalanceLockManager locks;
-    private final PullTracker pullTracker = new PullTracker();
-    private final SubscriptionCache subscriptionCache = new SubscriptionCache();
-    private final ConsumerNotifier notifier;
+    private final BrokerParts parts;
     private final PullRequestHoldService holdService;
     private final ClientHousekeepingService housekeeping;
     private final List<PutMessageHook> hooks = new CopyOnWriteArrayList<>();
@@ -109,99 +85,26 @@ public final class Broker {
         this.settings = validated(settings);
         this.config = settings.broker();
         this.store = Objects.requireNonNull(store, "store");
-        Path root = settings.store().rootPath();
-        this.topics = new TopicConfigManager(
-                JsonConfigFile.inConfigDir(root, "topics.json", TopicConfigManager.TopicsDocument.class),
-                config.getDefaultTopicQueueNums(), config.isAutoCreateTopicEnable(), config.delayLevelCount());
-        this.offsets = new ConsumerOffsetManager(
-                JsonConfigFile.inConfigDir(root, "consumerOffset.json", ConsumerOffsetManager.OffsetsDocument.class),
-                config.getOffsetResetGuardMillis());
-        this.subscriptionGroups = new SubscriptionGroupManager(
-                JsonConfigFile.inConfigDir(root, "subscriptionGroup.json", SubscriptionGroupManager.GroupsDocument.class),
-                config.isAutoCreateSubscriptionGroup(), config.getMaxReconsumeTimes());
-        this.locks = new RebalanceLockManager(config.getRebalanceLockMaxLiveTime(), clock);
-        this.notifier = new ConsumerNotifier(group -> {
-            SubscriptionGroupConfig groupConfig = subscriptionGroups.find(group);
-            return groupConfig == null || groupConfig.notifyConsumerIdsChangedEnable();
-        });
-        this.consumers = new ConsumerManager((group, members, left) -> {
-            if (left != null) {
-                locks.unlockAll(group, left.clientId());
-            }
-            notifier.membersChanged(group, members, left);
-        });
-        this.producers = new ProducerManager();
-        this.housekeeping = new ClientHousekeepingService(consumers, producers, config.getChannelExpiredTimeout(), clock);
+        this.parts = new BrokerParts(config, settings.store().rootPath(), store, clock);
+        this.housekeeping = new ClientHousekeepingService(parts.consumers, parts.producers,
+                config.getChannelExpiredTimeout(), clock);
         this.holdService = new PullRequestHoldService(store, HOLD_CHECK_INTERVAL_MILLIS, clock);
         this.executors = new BrokerExecutors(config);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-broker-scheduler"));
         this.server = new NettyRemotingServer(settings.netty());
-        topics.addListener(new TopicConfigManager.Listener() {
-            @Override
-            public void topicsChanged() {
-                NameServerRegistrar r = registrar;
-                if (r != null) {
-                    r.requestRegistration();
-                }
-            }
-
-            @Override
-            public void topicDeleted(String topic) {
-                store.deleteTopics(Set.of(topic));
-                offsets.removeTopic(topic);
-                pullTracker.removeTopic(topic);
-                subscriptionCache.removeTopic(topic);
+        parts.topics.addListener(() -> {
+            NameServerRegistrar r = registrar;
+            if (r != null) {
+                r.requestRegistration();
             }
         });
-        registerProcessors();
+        BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock);
     }
 
     private static BrokerSettings validated(BrokerSettings settings) {
         Objects.requireNonNull(settings, "settings");
         settings.validate();
         return settings;
-    }
-
-    private void registerProcessors() {
-        SendMessageProcessor send = new SendMessageProcessor(config.getBrokerName(), store, topics, hooks,
-                () -> storeHost);
-        server.registerProcessor(RequestCode.SEND_MESSAGE, send, executors.send);
-        server.registerProcessor(RequestCode.SEND_MESSAGE_V2, send, executors.send);
-        server.registerProcessor(RequestCode.SEND_BATCH_MESSAGE, send, executors.send);
-
-        PullMessageProcessor pull = new PullMessageProcessor(config, store, topics, consumers, subscriptionGroups,
-                offsets, pullTracker, subscriptionCache, holdService, executors.pull, clock);
-        server.registerProcessor(RequestCode.PULL_MESSAGE, pull, executors.pull);
-
-        QueryMessageProcessor query = new QueryMessageProcessor(store, config.getBrokerName());
-        server.registerProcessor(RequestCode.QUERY_MESSAGE, query, executors.query);
-        server.registerProcessor(RequestCode.VIEW_MESSAGE_BY_ID, query, executors.query);
-
-        ClientManageProcessor clients = new ClientManageProcessor(consumers, producers, subscriptionGroups, topics, clock);
-        server.registerProcessor(RequestCode.HEART_BEAT, clients, executors.clientManage);
-        server.registerProcessor(RequestCode.UNREGISTER_CLIENT, clients, executors.clientManage);
-        server.registerProcessor(RequestCode.GET_CONSUMER_LIST_BY_GROUP, clients, executors.clientManage);
-
-        QueueLockProcessor lockProcessor = new QueueLockProcessor(locks, config.getBrokerName());
-        server.registerProcessor(RequestCode.LOCK_BATCH_MQ, lockProcessor, executors.clientManage);
-        server.registerProcessor(RequestCode.UNLOCK_BATCH_MQ, lockProcessor, executors.clientManage);
-
-        ConsumerOffsetProcessor offsetProcessor = new ConsumerOffsetProcessor(offsets, store);
-        for (int code : new int[] {RequestCode.QUERY_CONSUMER_OFFSET, RequestCode.UPDATE_CONSUMER_OFFSET,
-                RequestCode.GET_MAX_OFFSET, RequestCode.GET_MIN_OFFSET, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
-                RequestCode.GET_EARLIEST_MSG_STORETIME}) {
-            server.registerProcessor(code, offsetProcessor, executors.clientManage);
-        }
-
-        TopicAdminProcessor topicAdmin = new TopicAdminProcessor(topics, store, config.getBrokerName());
-        for (int code : new int[] {RequestCode.UPDATE_AND_CREATE_TOPIC, RequestCode.DELETE_TOPIC_IN_BROKER,
-                RequestCode.GET_ALL_TOPIC_CONFIG, RequestCode.GET_TOPIC_STATS_INFO}) {
-            server.registerProcessor(code, topicAdmin, executors.admin);
-        }
-        ConsumerAdminProcessor consumerAdmin = new ConsumerAdminProcessor(topics, offsets, consumers,
-                subscriptionGroups, pullTracker, notifier, store, config.getBrokerName(), clock);
-        server.registerProcessor(RequestCode.GET_CONSUME_STATS, consumerAdmin, executors.admin);
-        server.registerProcessor(RequestCode.INVOKE_BROKER_TO_RESET_OFFSET, consumerAdmin, executors.admin);
     }
 
     // ------------------------------------------------------------------ extension points
@@ -259,9 +162,7 @@ public final class Broker {
             store.setMessageArrivingListener((topic, queueId, logicOffset, tagsCode, storeTimestamp, properties) ->
                     holdService.notifyMessageArriving(topic, queueId, logicOffset + 1, tagsCode));
             store.start();
-            topics.load();
-            offsets.load();
-            subscriptionGroups.load();
+            parts.load();
             holdService.start();
             for (BrokerService service : services) {
                 log.info("Starting {}", service.name());
@@ -328,7 +229,7 @@ public final class Broker {
     }
 
     private RegisterBrokerBody registrationBody() {
-        return new RegisterBrokerBody(topics.all(), topics.dataVersion());
+        return new RegisterBrokerBody(parts.topics.all(), parts.topics.dataVersion());
     }
 
     /**
@@ -342,7 +243,7 @@ public final class Broker {
 
     private void persistOffsetsQuietly() {
         try {
-            offsets.persist();
+            parts.offsets.persist();
         } catch (IOException | RuntimeException e) {
             log.warn("Could not persist consumer offsets: {}", e.getMessage());
         }
@@ -385,10 +286,8 @@ public final class Broker {
         }
         startedServices.clear();
         if (persist) {
-            persistOffsetsQuietly();
             try {
-                topics.persist();
-                subscriptionGroups.persist();
+                parts.persist();
             } catch (IOException | RuntimeException e) {
                 log.warn("Could not persist broker state: {}", e.getMessage());
             }
@@ -433,27 +332,27 @@ public final class Broker {
     }
 
     public TopicConfigManager topics() {
-        return topics;
+        return parts.topics;
     }
 
     public ConsumerOffsetManager offsets() {
-        return offsets;
+        return parts.offsets;
     }
 
     public SubscriptionGroupManager subscriptionGroups() {
-        return subscriptionGroups;
+        return parts.subscriptionGroups;
     }
 
     public ConsumerManager consumers() {
-        return consumers;
+        return parts.consumers;
     }
 
     public ProducerManager producers() {
-        return producers;
+        return parts.producers;
     }
 
     public RebalanceLockManager locks() {
-        return locks;
+        return parts.locks;
     }
 
     /** Pulls held by long polling now. */

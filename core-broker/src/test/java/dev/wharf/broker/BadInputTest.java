@@ -64,6 +64,7 @@ class BadInputTest {
         RemotingCommand r = client.send("Big", 0, new byte[300 * 1024], Map.of());
         assertThat(r.code()).isEqualTo(ResponseCode.MESSAGE_ILLEGAL);
         assertThat(r.remark()).contains("307200", "262144", "maxMessageSize");
+        assertThat(broker.topics().find("Big")).as("a refused message creates no topic").isNull();
     }
 
     @Test
@@ -147,6 +148,16 @@ class BadInputTest {
         RemotingCommand internal = client.invoke(RequestCode.DELETE_TOPIC_IN_BROKER,
                 new dev.wharf.protocol.header.RouteHeaders.TopicRequest("SCHEDULE_TOPIC_XXXX"));
         assertThat(internal.code()).isEqualTo(ResponseCode.NO_PERMISSION);
+    }
+
+    @Test
+    void aGroupWithConsumptionDisabledCannotPull() throws Exception {
+        broker.subscriptionGroups().update(new dev.wharf.broker.group.SubscriptionGroupConfig("off", false, true, 1,
+                16, true));
+        client.sendOk("Open", 0, new byte[] {1}, Map.of());
+        RemotingCommand r = client.pull("off", "Open", 0, 0, 1, "*", "TAG");
+        assertThat(r.code()).isEqualTo(ResponseCode.NO_PERMISSION);
+        assertThat(r.remark()).contains("off", "consumeEnable");
     }
 
     @Test

@@ -61,17 +61,25 @@ class LongPollingTest {
     @Test
     void aHeldPullIsAnsweredSoonAfterASend() throws Exception {
         start(true);
-        CompletableFuture<RemotingCommand> pull = heldPull("*", 10_000);
-        await().atMost(Duration.ofSeconds(5)).until(() -> broker.heldPullCount() == 1);
-        long sentAt = System.nanoTime();
-        client.sendOk("Held", 0, new byte[] {42}, Map.of());
-        RemotingCommand response = pull.get(10, TimeUnit.SECONDS);
-        long latencyMicros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - sentAt);
-        log.info("Long polling: held pull answered {} us after the send started", latencyMicros);
-        assertThat(response.code()).isEqualTo(ResponseCode.SUCCESS);
-        assertThat(ProtocolClient.messages(response)).extracting(MessageExt::getBody)
-                .containsExactly(new byte[] {42});
-        assertThat(TimeUnit.MICROSECONDS.toMillis(latencyMicros)).isLessThan(10_000);
+        long[] micros = new long[20];
+        for (int i = 0; i < micros.length; i++) {
+            RemotingCommand request = ProtocolClient.request(RequestCode.PULL_MESSAGE,
+                    ProtocolClient.pullHeader("g", "Held", 0, i, 32, "*", "TAG", 10_000));
+            CompletableFuture<RemotingCommand> pull = client.invokeAsync(request, 15_000);
+            await().atMost(Duration.ofSeconds(5)).until(() -> broker.heldPullCount() == 1);
+            long sentAt = System.nanoTime();
+            client.sendOk("Held", 0, new byte[] {(byte) i}, Map.of());
+            RemotingCommand response = pull.get(10, TimeUnit.SECONDS);
+            micros[i] = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - sentAt);
+            assertThat(response.code()).isEqualTo(ResponseCode.SUCCESS);
+            assertThat(ProtocolClient.messages(response)).extracting(MessageExt::getBody)
+                    .containsExactly(new byte[] {(byte) i});
+            assertThat(TimeUnit.MICROSECONDS.toMillis(micros[i])).isLessThan(10_000);
+        }
+        long first = micros[0];
+        java.util.Arrays.sort(micros);
+        log.info("Long polling: send-to-answer of a held pull: first {} us, then median {} us, max {} us over {} pulls",
+                first, micros[micros.length / 2], micros[micros.length - 1], micros.length);
         assertThat(broker.heldPullCount()).isZero();
     }
 

@@ -195,6 +195,31 @@ class SendPullTest {
     }
 
     @Test
+    void syncFlushSendsAreAnsweredFromTheStoresCompletion(@TempDir Path other) throws Exception {
+        Broker sync = BrokerFixture.start(other, s -> {
+            s.store().setFlushDiskType(dev.wharf.store.FlushDiskType.SYNC_FLUSH);
+            s.broker().setSendMessageThreadPoolNums(1);
+        });
+        try (ProtocolClient c = new ProtocolClient(sync.address())) {
+            List<java.util.concurrent.CompletableFuture<RemotingCommand>> sends = new java.util.ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                sends.add(c.invokeAsync(ProtocolClient.request(RequestCode.SEND_MESSAGE,
+                        ProtocolClient.sendHeader("Durable", 0, Map.of())).setBody(new byte[] {(byte) i}), 10_000));
+            }
+            Set<Long> offsets = new HashSet<>();
+            for (var send : sends) {
+                RemotingCommand r = send.get(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(r.code()).as(r.remark()).isEqualTo(ResponseCode.SUCCESS);
+                offsets.add(HeaderCodec.decode(r.extFields(), SendMessageResponse.class).queueOffset());
+            }
+            assertThat(offsets).hasSize(50);
+            assertThat(sync.store().stats().flushCount()).isPositive();
+        } finally {
+            sync.shutdown();
+        }
+    }
+
+    @Test
     void withAutoCreateOffAnUnknownTopicIsRefusedUntilCreated(@TempDir Path other) throws Exception {
         Broker strict = BrokerFixture.start(other, s -> s.broker().setAutoCreateTopicEnable(false));
         try (ProtocolClient c = new ProtocolClient(strict.address())) {

@@ -77,6 +77,17 @@ public final class SendMessageProcessor implements RequestProcessor {
                     + " is internal to the broker; applications cannot send to it. Send to your own topic (delayed"
                     + " and transactional messages reach the internal topics by themselves).");
         }
+        if (!batch) {
+            // checked before the topic is looked up, so a refused message never auto-creates its topic
+            String error = MessageChecks.checkBodySize(request.body() == null ? 0 : request.body().length,
+                    store.config().getMaxMessageSize());
+            if (error == null) {
+                error = MessageChecks.checkEncodedProperties(header.properties());
+            }
+            if (error != null) {
+                return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, error);
+            }
+        }
         TopicConfig config = topics.findOrCreateForSend(topic, header.defaultTopicQueueNums());
         if (config == null) {
             return ProcessorSupport.answer(request, ResponseCode.TOPIC_NOT_EXIST, "The topic " + topic
@@ -108,13 +119,6 @@ public final class SendMessageProcessor implements RequestProcessor {
     private RemotingCommand sendOne(RemotingChannel channel, RemotingCommand request, SendMessageRequest header,
                                     int queueId, SendContext context, long bornHost) {
         byte[] body = request.body() == null ? EMPTY : request.body();
-        String error = MessageChecks.checkBodySize(body.length, store.config().getMaxMessageSize());
-        if (error == null) {
-            error = MessageChecks.checkEncodedProperties(header.properties());
-        }
-        if (error != null) {
-            return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, error);
-        }
         MessageExtBrokerInner msg = build(header, queueId, header.flag(), body, header.properties(), bornHost);
         Refusal refusal = runHooks(context, msg);
         if (refusal != null) {

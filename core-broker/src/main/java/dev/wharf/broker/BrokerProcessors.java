@@ -1,0 +1,63 @@
+package dev.wharf.broker;
+
+import dev.wharf.broker.config.BrokerConfig;
+import dev.wharf.broker.longpolling.PullRequestHoldService;
+import dev.wharf.broker.processor.ClientManageProcessor;
+import dev.wharf.broker.processor.ConsumerAdminProcessor;
+import dev.wharf.broker.processor.ConsumerOffsetProcessor;
+import dev.wharf.broker.processor.PullMessageProcessor;
+import dev.wharf.broker.processor.PutMessageHook;
+import dev.wharf.broker.processor.QueryMessageProcessor;
+import dev.wharf.broker.processor.QueueLockProcessor;
+import dev.wharf.broker.processor.SendMessageProcessor;
+import dev.wharf.broker.processor.TopicAdminProcessor;
+import dev.wharf.protocol.RequestCode;
+import dev.wharf.remoting.NettyRemotingServer;
+import dev.wharf.remoting.RequestProcessor;
+import dev.wharf.store.MessageStore;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.function.LongSupplier;
+
+/** Which processor serves which request codes, on which executor. */
+final class BrokerProcessors {
+
+    private BrokerProcessors() {
+    }
+
+    static void registerAll(NettyRemotingServer server, BrokerExecutors executors, BrokerConfig config,
+                            MessageStore store, BrokerParts parts, PullRequestHoldService holdService,
+                            List<PutMessageHook> hooks, LongSupplier storeHost, LongSupplier clock) {
+        String brokerName = config.getBrokerName();
+        register(server, executors.send, new SendMessageProcessor(brokerName, store, parts.topics, hooks, storeHost),
+                RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE);
+        register(server, executors.pull, new PullMessageProcessor(config, store, parts.topics, parts.consumers,
+                        parts.subscriptionGroups, parts.offsets, parts.pullTracker, parts.subscriptionCache,
+                        holdService, executors.pull, clock),
+                RequestCode.PULL_MESSAGE);
+        register(server, executors.query, new QueryMessageProcessor(store, brokerName),
+                RequestCode.QUERY_MESSAGE, RequestCode.VIEW_MESSAGE_BY_ID);
+        register(server, executors.clientManage, new ClientManageProcessor(parts.consumers, parts.producers,
+                        parts.subscriptionGroups, parts.topics, clock),
+                RequestCode.HEART_BEAT, RequestCode.UNREGISTER_CLIENT, RequestCode.GET_CONSUMER_LIST_BY_GROUP);
+        register(server, executors.clientManage, new QueueLockProcessor(parts.locks, brokerName),
+                RequestCode.LOCK_BATCH_MQ, RequestCode.UNLOCK_BATCH_MQ);
+        register(server, executors.clientManage, new ConsumerOffsetProcessor(parts.offsets, store),
+                RequestCode.QUERY_CONSUMER_OFFSET, RequestCode.UPDATE_CONSUMER_OFFSET, RequestCode.GET_MAX_OFFSET,
+                RequestCode.GET_MIN_OFFSET, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
+                RequestCode.GET_EARLIEST_MSG_STORETIME);
+        register(server, executors.admin, new TopicAdminProcessor(parts.topics, store, brokerName),
+                RequestCode.UPDATE_AND_CREATE_TOPIC, RequestCode.DELETE_TOPIC_IN_BROKER,
+                RequestCode.GET_ALL_TOPIC_CONFIG, RequestCode.GET_TOPIC_STATS_INFO);
+        register(server, executors.admin, new ConsumerAdminProcessor(parts.topics, parts.offsets, parts.consumers,
+                        parts.subscriptionGroups, parts.pullTracker, parts.notifier, store, brokerName, clock),
+                RequestCode.GET_CONSUME_STATS, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET);
+    }
+
+    private static void register(NettyRemotingServer server, ExecutorService executor, RequestProcessor processor,
+                                 int... codes) {
+        for (int code : codes) {
+            server.registerProcessor(code, processor, executor);
+        }
+    }
+}
