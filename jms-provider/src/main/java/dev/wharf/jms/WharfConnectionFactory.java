@@ -3,6 +3,8 @@ package dev.wharf.jms;
 import dev.wharf.jms.config.ConnectionOptions;
 import dev.wharf.jms.config.WharfConnectionConfig;
 import dev.wharf.jms.config.WharfUrl;
+import dev.wharf.jms.context.WharfJMSContext;
+import dev.wharf.jms.core.WharfConnection;
 import dev.wharf.jms.error.JmsErrors;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -78,9 +80,15 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
         return createConnection(null, null);
     }
 
+    /**
+     * Opens a connection. Wharf brokers do not authenticate clients, so the user name and password are not used.
+     *
+     * @throws JMSException when no broker can be reached (the message names the address), or with
+     *                      {@link jakarta.jms.InvalidClientIDException} when the factory's client id is in use
+     */
     @Override
     public Connection createConnection(String userName, String password) throws JMSException {
-        throw noConnectionLayer();
+        return WharfConnection.open(getConfig());
     }
 
     @Override
@@ -90,7 +98,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
-        throw noConnectionLayer();
+        return WharfConnection.open(getConfig());
     }
 
     @Override
@@ -100,7 +108,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
-        throw noConnectionLayer();
+        return WharfConnection.open(getConfig());
     }
 
     @Override
@@ -124,7 +132,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
         checkSessionMode(sessionMode);
-        throw JmsErrors.toRuntime(noConnectionLayer());
+        return WharfJMSContext.open(JmsErrors.unchecked(() -> WharfConnection.open(getConfig())), sessionMode);
     }
 
     /** Refuses a session mode that is not AUTO_ACKNOWLEDGE, CLIENT_ACKNOWLEDGE, DUPS_OK_ACKNOWLEDGE or SESSION_TRANSACTED. */
@@ -135,15 +143,6 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
                     + " JMSContext.AUTO_ACKNOWLEDGE (1), CLIENT_ACKNOWLEDGE (2), DUPS_OK_ACKNOWLEDGE (3) or"
                     + " SESSION_TRANSACTED (0).");
         }
-    }
-
-    /**
-     * This version of the provider ships the message model, destinations, configuration and naming, but not yet
-     * the connection layer; every create method refuses with this sentence instead of pretending to connect.
-     */
-    private JMSException noConnectionLayer() {
-        return new JMSException("Cannot connect to " + url + ": this version of wharf-jms does not contain the"
-                + " connection layer yet; use a wharf-jms version that supports connections.");
     }
 
     // ---------------------------------------------------------------- JavaBean options
