@@ -27,6 +27,7 @@ public class ConnectionOptions implements Serializable {
     private String instanceName;
     private int maxReconsumeTimes = 16;
     private long redeliveryDelay;
+    private long leaseTime = 60_000;
     private long sendTimeout = 3000;
     private int retryTimesWhenSendFailed = 2;
     private int consumeThreads = 20;
@@ -53,6 +54,7 @@ public class ConnectionOptions implements Serializable {
         instanceName = other.instanceName;
         maxReconsumeTimes = other.maxReconsumeTimes;
         redeliveryDelay = other.redeliveryDelay;
+        leaseTime = other.leaseTime;
         sendTimeout = other.sendTimeout;
         retryTimesWhenSendFailed = other.retryTimesWhenSendFailed;
         consumeThreads = other.consumeThreads;
@@ -77,6 +79,7 @@ public class ConnectionOptions implements Serializable {
         }
         out.put("maxReconsumeTimes", Integer.toString(maxReconsumeTimes));
         out.put("redeliveryDelay", Long.toString(redeliveryDelay));
+        out.put("leaseTime", Long.toString(leaseTime));
         out.put("sendTimeout", Long.toString(sendTimeout));
         out.put("retryTimesWhenSendFailed", Integer.toString(retryTimesWhenSendFailed));
         out.put("consumeThreads", Integer.toString(consumeThreads));
@@ -182,6 +185,20 @@ public class ConnectionOptions implements Serializable {
     public void setRedeliveryDelay(long redeliveryDelay) {
         atLeast("redeliveryDelay", redeliveryDelay, 0, "milliseconds");
         this.redeliveryDelay = redeliveryDelay;
+    }
+
+    /**
+     * Milliseconds a consumer's hold on a popped message lasts before the broker hands it to another consumer;
+     * held messages are renewed while the connection lives, so this only matters for a process that hangs (a
+     * closed or dead connection gives its messages back at once).
+     */
+    public long getLeaseTime() {
+        return leaseTime;
+    }
+
+    public void setLeaseTime(long leaseTime) {
+        between("leaseTime", leaseTime, 1_000, 86_400_000);
+        this.leaseTime = leaseTime;
     }
 
     /** Milliseconds a send waits for the broker's answer. */

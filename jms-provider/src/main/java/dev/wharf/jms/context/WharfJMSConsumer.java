@@ -3,17 +3,17 @@ package dev.wharf.jms.context;
 import static dev.wharf.jms.error.JmsErrors.unchecked;
 import static dev.wharf.jms.error.JmsErrors.uncheckedRun;
 
+import dev.wharf.jms.core.WharfMessageConsumer;
 import jakarta.jms.JMSConsumer;
 import jakarta.jms.Message;
-import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageListener;
 
 /** A {@link JMSConsumer}: the context session's message consumer, with unchecked exceptions. */
 public final class WharfJMSConsumer implements JMSConsumer {
 
-    private final MessageConsumer consumer;
+    private final WharfMessageConsumer consumer;
 
-    WharfJMSConsumer(MessageConsumer consumer) {
+    WharfJMSConsumer(WharfMessageConsumer consumer) {
         this.consumer = consumer;
     }
 
@@ -57,15 +57,14 @@ public final class WharfJMSConsumer implements JMSConsumer {
         return receiveBody(c, 0);
     }
 
+    /** See {@link WharfMessageConsumer#receiveBody}: a body of the wrong type is not consumed in AUTO and DUPS_OK. */
     @Override
     public <T> T receiveBody(Class<T> c, long timeout) {
-        Message m = receive(timeout);
-        return m == null ? null : unchecked(() -> m.getBody(c));
+        return unchecked(() -> consumer.receiveBody(c, Math.max(0, timeout)));
     }
 
     @Override
     public <T> T receiveBodyNoWait(Class<T> c) {
-        Message m = receiveNoWait();
-        return m == null ? null : unchecked(() -> m.getBody(c));
+        return unchecked(() -> consumer.receiveBody(c, -1));
     }
 }

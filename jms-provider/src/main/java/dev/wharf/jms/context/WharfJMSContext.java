@@ -4,6 +4,7 @@ import static dev.wharf.jms.error.JmsErrors.unchecked;
 import static dev.wharf.jms.error.JmsErrors.uncheckedRun;
 
 import dev.wharf.jms.core.WharfConnection;
+import dev.wharf.jms.core.WharfMessageConsumer;
 import dev.wharf.jms.core.WharfSession;
 import dev.wharf.jms.error.JmsErrors;
 import dev.wharf.jms.message.DeserializationPolicy;
@@ -350,7 +351,7 @@ public final class WharfJMSContext implements JMSContext {
         if (autoStart) {
             uncheckedRun(() -> shared.connection.start());
         }
-        return new WharfJMSConsumer(consumer);
+        return new WharfJMSConsumer((WharfMessageConsumer) consumer);
     }
 
     @Override

@@ -2,18 +2,25 @@ package dev.wharf.jms.engine;
 
 import dev.wharf.client.ClientConfig;
 import dev.wharf.client.ClientException;
+import dev.wharf.client.ack.AckConsumer;
 import dev.wharf.client.admin.AdminClient;
 import dev.wharf.client.impl.ClientInstance;
 import dev.wharf.client.producer.Producer;
+import dev.wharf.common.message.MessageQueue;
 import dev.wharf.common.message.UniqueIdGenerator;
 import dev.wharf.jms.config.ConnectionOptions;
 import dev.wharf.jms.config.WharfConnectionConfig;
 import dev.wharf.jms.error.JmsErrors;
 import dev.wharf.jms.vm.VmBrokerRegistry;
+import dev.wharf.protocol.body.AckStats;
+import dev.wharf.protocol.header.AckHeaders.InitMode;
 import jakarta.jms.JMSException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,12 +43,16 @@ public final class BrokerLink implements AutoCloseable {
     private static final AtomicLong SEQUENCE = new AtomicLong();
     /** The group the probe asks a broker about; any answer, even "no such group", proves the broker is alive. */
     private static final String PROBE_GROUP = "WHARF_JMS_PROBE";
+    /** Queues per broker of a topic a subscriber creates because nobody published to it yet. */
+    public static final int SUBSCRIBED_TOPIC_QUEUES = 8;
 
     private final WharfConnectionConfig config;
     private final ConnectionOptions options;
     private final ClientConfig clientConfig;
     private final String connectionId = UniqueIdGenerator.next();
     private final ClientInstance instance;
+    private final Map<String, AckConsumer> ackConsumers = new HashMap<>();
+    private final LeaseKeeper leases;
     private Producer producer;
     private AdminClient admin;
     private boolean closed;
@@ -51,6 +62,7 @@ public final class BrokerLink implements AutoCloseable {
         this.options = config.options();
         this.clientConfig = clientConfig;
         this.instance = instance;
+        this.leases = new LeaseKeeper(options.getLeaseTime());
     }
 
     /**
@@ -206,6 +218,109 @@ public final class BrokerLink implements AutoCloseable {
         return admin;
     }
 
+    /** Keeps the leases of the connection's held messages alive. */
+    public LeaseKeeper leases() {
+        return leases;
+    }
+
+    /**
+     * The connection's ack consumer of a group, started on first use and kept until {@link #dropGroup} or the
+     * connection closes (messages a closed JMS consumer delivered may still be acknowledged through it).
+     *
+     * @throws JMSException when the connection is closed or the group name is not valid
+     */
+    public synchronized AckConsumer ackConsumer(String group) throws JMSException {
+        checkOpen();
+        AckConsumer c = ackConsumers.get(group);
+        if (c == null) {
+            c = new AckConsumer(group, clientConfig);
+            c.setMaxReconsumeTimes(options.getMaxReconsumeTimes());
+            try {
+                c.start();
+            } catch (ClientException e) {
+                throw JmsErrors.fromClient(e, "consume as group " + group);
+            }
+            ackConsumers.put(group, c);
+        }
+        return c;
+    }
+
+    /** Stops the connection's ack consumer of a group that will not be used again (a private subscription). */
+    public synchronized void dropGroup(String group) {
+        AckConsumer c = ackConsumers.remove(group);
+        if (c != null) {
+            c.shutdown();
+        }
+    }
+
+    /**
+     * Anchors a new subscription: creates the group's acknowledgement state on every broker serving the topic,
+     * starting at the topic's end, so the subscription receives what is published from now on (a group without
+     * state would start at its first pop and miss what came before). A topic nobody published to yet is created
+     * first, with {@value #SUBSCRIBED_TOPIC_QUEUES} queues on every master broker. State the group already has is
+     * kept (a durable subscription resumes where it was).
+     */
+    public void anchorGroup(String group, String topic) throws JMSException {
+        try {
+            Set<String> addresses = new TreeSet<>();
+            Set<MessageQueue> queues = instance.fetchSubscribeQueues(topic);
+            if (queues.isEmpty()) {
+                admin().createTopic(topic, SUBSCRIBED_TOPIC_QUEUES);
+                addresses.addAll(instance.routes().clusterMasters().values());
+            } else {
+                for (MessageQueue mq : queues) {
+                    addresses.add(instance.requireMasterAddress(mq.brokerName(), topic));
+                }
+            }
+            for (String address : addresses) {
+                instance.ackApi().createGroup(address, group, topic, InitMode.LATEST, instance.apiTimeoutMillis());
+            }
+        } catch (ClientException e) {
+            throw JmsErrors.fromClient(e, "subscribe to the topic " + topic);
+        } catch (InterruptedException e) {
+            throw JmsErrors.translate("subscribe to the topic " + topic, e);
+        }
+    }
+
+    /**
+     * The topics on which a group has acknowledgement state, on every registered master broker.
+     *
+     * @return broker address to topics
+     */
+    public Map<String, Set<String>> groupTopics(String group) throws JMSException {
+        Map<String, Set<String>> out = new HashMap<>();
+        try {
+            for (String address : instance.routes().clusterMasters().values()) {
+                AckStats stats = instance.ackApi().stats(address, group, null, instance.apiTimeoutMillis());
+                if (stats != null && stats.queues() != null) {
+                    for (AckStats.QueueAckStats q : stats.queues()) {
+                        out.computeIfAbsent(address, a -> new TreeSet<>()).add(q.topic());
+                    }
+                }
+            }
+        } catch (ClientException e) {
+            throw JmsErrors.fromClient(e, "look up the state of subscription group " + group);
+        } catch (InterruptedException e) {
+            throw JmsErrors.translate("look up the state of subscription group " + group, e);
+        }
+        return out;
+    }
+
+    /** Deletes a group's acknowledgement state on the given brokers and topics (unsubscribe). */
+    public void deleteGroupState(String group, Map<String, Set<String>> topicsByBroker) throws JMSException {
+        try {
+            for (Map.Entry<String, Set<String>> e : topicsByBroker.entrySet()) {
+                for (String topic : e.getValue()) {
+                    instance.ackApi().deleteGroup(e.getKey(), group, topic, instance.apiTimeoutMillis());
+                }
+            }
+        } catch (ClientException e) {
+            throw JmsErrors.fromClient(e, "delete the state of subscription group " + group);
+        } catch (InterruptedException e) {
+            throw JmsErrors.translate("delete the state of subscription group " + group, e);
+        }
+    }
+
     private void checkOpen() throws JMSException {
         if (closed) {
             throw JmsErrors.closed("connection");
@@ -219,6 +334,9 @@ public final class BrokerLink implements AutoCloseable {
             return;
         }
         closed = true;
+        leases.stop();
+        ackConsumers.values().forEach(AckConsumer::shutdown);
+        ackConsumers.clear();
         if (producer != null) {
             producer.shutdown();
         }

@@ -21,7 +21,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * the session (so that sessions spread over the queues), kept while the route still lists it. A message with a
  * {@code JMSXGroupID} goes to the queue the hash of the group id picks, the same in every session and every JVM,
  * so a group stays in order whoever sends it. A topic the client has no route for yet (not created) is sent to
- * with "broker chooses"; the queue the broker chose becomes the session's queue. When the session's queue does
+ * with "broker chooses"; the queue the broker chose becomes the session's queue (and the next messages go there
+ * even before the new topic's route reaches the client). When the session's queue does
  * not answer and another broker serves the topic, the session moves to a queue of that broker and sends once
  * more (order across the move is not kept; availability wins).
  *
@@ -43,6 +44,11 @@ public final class SessionQueues {
         String topic = message.getTopic();
         List<MessageQueue> queues = routedQueues(producer, topic);
         if (queues == null) {
+            MessageQueue known = groupId == null ? pinned.get(topic) : null;
+            if (known != null) {
+                // the broker created the topic with the first message, the route is not known yet: same queue
+                return producer.send(message, known);
+            }
             SendResult result = producer.send(message);
             if (groupId == null) {
                 pinned.put(topic, result.messageQueue());
