@@ -758,8 +758,9 @@ public class WharfSession implements Session, QueueSession, TopicSession {
             listener.onMessage(m);
         } catch (RuntimeException e) {
             failed = true;
-            LOG.warn("The message listener of {} threw {}; the message will be delivered again", consumer,
-                    e.toString());
+            LOG.warn("The message listener of {} threw {}; {}", consumer, e.toString(),
+                    mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE ? "the message will be delivered again"
+                            : "the session goes on with the next message");
         }
         if (acks.afterListener(l, failed) && redeliveryDelay == 0) {
             List<dev.wharf.client.ack.PoppedMessage> buffered;
