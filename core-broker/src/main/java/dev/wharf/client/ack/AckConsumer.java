@@ -252,7 +252,8 @@ public class AckConsumer {
                     + MAX_INVISIBLE_TIME + " ms.");
         }
         if (pollTime < 0 || pollTime > MAX_POLL_TIME) {
-            throw new IllegalArgumentException("pollTimeMillis is " + pollTime + "; use 0 to " + MAX_POLL_TIME + " ms.");
+            throw new IllegalArgumentException("pollTimeMillis is " + pollTime + "; use 0 to " + MAX_POLL_TIME
+                    + " ms.");
         }
     }
 
@@ -279,7 +280,8 @@ public class AckConsumer {
         return out;
     }
 
-    private Set<MessageQueue> queues(ClientInstance current, String topic) throws ClientException, InterruptedException {
+    private Set<MessageQueue> queues(ClientInstance current, String topic)
+            throws ClientException, InterruptedException {
         Set<MessageQueue> queues = current.subscribeQueues(topic);
         if (queues.isEmpty()) {
             queues = current.fetchSubscribeQueues(topic);
