@@ -107,7 +107,8 @@ public final class Broker {
                 settings.store().getMaxTransferBytesOnMessageInMemory(), config.getPopLeaseScanInterval(),
                 config.getAckStateSnapshotInterval()), store, parts.topics, parts.subscriptionGroups,
                 JsonConfigFile.inConfigDir(settings.store().rootPath(), "ackState.json", AckStateDocument.class),
-                (topic, queueId, tagsCode) -> holdService.notifyMessageArriving(topic, queueId, Long.MAX_VALUE, tagsCode),
+                (topic, queueId, tagsCode) -> holdService.notifyMessageArriving(topic, queueId, Long.MAX_VALUE,
+                        tagsCode),
                 clock);
         housekeeping.addChannelCloseListener(ack::channelClosed);
         services.add(new BrokerService() {

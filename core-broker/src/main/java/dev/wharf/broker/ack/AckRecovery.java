@@ -1,10 +1,17 @@
 package dev.wharf.broker.ack;
 
-import dev.wharf.broker.ack.persist.AckLogRecord;
 import dev.wharf.broker.ack.persist.AckLogRecord.DoneReason;
-import dev.wharf.broker.ack.persist.AckStateDocument;
+import dev.wharf.broker.ack.persist.AckLogRecord;
 import dev.wharf.broker.ack.persist.AckStateDocument.GroupState;
 import dev.wharf.broker.ack.persist.AckStateDocument.QueueState;
+import dev.wharf.broker.ack.persist.AckStateDocument;
+import dev.wharf.broker.ack.state.AckStateTable;
+import dev.wharf.broker.ack.state.Delivery;
+import dev.wharf.broker.ack.state.GroupAck;
+import dev.wharf.broker.ack.state.LongList;
+import dev.wharf.broker.ack.state.OffsetBitSet;
+import dev.wharf.broker.ack.state.QueueAckState;
+import dev.wharf.broker.ack.state.QueueAckState.FinishReason;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,9 +49,9 @@ final class AckRecovery {
         LongList offsets = new LongList();
         List<Integer> counts = new ArrayList<>();
         for (Delivery d : q.deliveries()) {
-            if (d.deliveries > 0) {
-                offsets.add(d.offset);
-                counts.add(d.deliveries);
+            if (d.deliveries() > 0) {
+                offsets.add(d.offset());
+                counts.add(d.deliveries());
             }
         }
         int[] countArray = new int[counts.size()];
@@ -53,8 +60,8 @@ final class AckRecovery {
         }
         OffsetBitSet done = q.doneMarks();
         return new QueueState(q.queueId, done.floor(), done.wordBase(),
-                AckStateDocument.wordsToBytes(done.exportWords()), offsets.toArray(), countArray, q.expired,
-                q.deadLettered, q.skipped);
+                AckStateDocument.wordsToBytes(done.exportWords()), offsets.toArray(), countArray, q.expired(),
+                q.deadLettered(), q.skipped());
     }
 
     /**
@@ -86,9 +93,7 @@ final class AckRecovery {
                 for (int i = 0; i < Math.min(offsets.length, counts.length); i++) {
                     q.setDeliveries(offsets[i], counts[i]);
                 }
-                q.expired = qs.expired();
-                q.deadLettered = qs.deadLettered();
-                q.skipped = qs.skipped();
+                q.restoreCounters(qs.expired(), qs.deadLettered(), qs.skipped());
                 g.putIfAbsent(q);
             }
         }
@@ -131,11 +136,11 @@ final class AckRecovery {
                 DoneReason reason = DoneReason.of(record.argument());
                 for (long offset : offsets) {
                     if (q.markDone(offset) && reason != null) {
-                        switch (reason) {
-                            case EXPIRED -> q.expired++;
-                            case DEAD_LETTERED -> q.deadLettered++;
-                            case SKIPPED -> q.skipped++;
-                        }
+                        q.countFinished(switch (reason) {
+                            case EXPIRED -> FinishReason.EXPIRED;
+                            case DEAD_LETTERED -> FinishReason.DEAD_LETTERED;
+                            case SKIPPED -> FinishReason.SKIPPED;
+                        });
                     }
                 }
             }

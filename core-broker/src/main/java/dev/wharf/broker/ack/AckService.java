@@ -1,15 +1,20 @@
 package dev.wharf.broker.ack;
 
 import dev.wharf.broker.ack.persist.AckLog;
-import dev.wharf.broker.ack.persist.AckLogRecord;
 import dev.wharf.broker.ack.persist.AckLogRecord.DoneReason;
+import dev.wharf.broker.ack.persist.AckLogRecord;
 import dev.wharf.broker.ack.persist.AckStateDocument;
+import dev.wharf.broker.ack.state.AckStateTable;
+import dev.wharf.broker.ack.state.Delivery;
+import dev.wharf.broker.ack.state.GroupAck;
+import dev.wharf.broker.ack.state.LongList;
+import dev.wharf.broker.ack.state.QueueAckState;
 import dev.wharf.broker.config.JsonConfigFile;
 import dev.wharf.broker.filter.CompiledSubscription;
 import dev.wharf.broker.group.SubscriptionGroupManager;
 import dev.wharf.broker.topic.TopicConfigManager;
-import dev.wharf.protocol.body.AckStats;
 import dev.wharf.protocol.body.AckStats.QueueAckStats;
+import dev.wharf.protocol.body.AckStats;
 import dev.wharf.protocol.body.ConsumerModel.ExpressionType;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import dev.wharf.remoting.RemotingChannel;
@@ -61,7 +66,6 @@ public final class AckService {
     private final MessageStore store;
     private final TopicConfigManager topics;
     private final SubscriptionGroupManager groups;
-    private final JsonConfigFile<AckStateDocument> snapshotFile;
     private final LongSupplier clock;
     private final AckStateTable table = new AckStateTable();
     private final AckLog ackLog;
@@ -69,8 +73,9 @@ public final class AckService {
     private final AtomicLong mutations = new AtomicLong();
     private final ScheduledExecutorService thread;
     private final DeadLetterMover mover;
+    private final GroupStates states;
+    private final AckSnapshots snapshots;
     private final LeaseReturns returns;
-    private volatile long snapshotMutations = -1;
     private volatile boolean running;
     private long reaps;
 
@@ -81,12 +86,13 @@ public final class AckService {
         this.store = store;
         this.topics = topics;
         this.groups = groups;
-        this.snapshotFile = snapshotFile;
         this.clock = clock;
         this.ackLog = new AckLog(store, clock);
         this.thread = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-ack"));
         this.mover = new DeadLetterMover(store, topics, ackLog, thread, mutations::incrementAndGet, waker);
         this.returns = new LeaseReturns(this::maxReconsumeTimes, mover, waker, mutations::incrementAndGet);
+        this.states = new GroupStates(table, store, ackLog, mutations::incrementAndGet);
+        this.snapshots = new AckSnapshots(table, ackLog, snapshotFile, mutations);
         topics.addListener(new TopicConfigManager.Listener() {
             @Override
             public void topicsChanged() {
@@ -94,7 +100,7 @@ public final class AckService {
 
             @Override
             public void topicDeleted(String topic) {
-                deleteTopic(topic);
+                states.deleteTopic(topic);
             }
         });
     }
@@ -108,27 +114,13 @@ public final class AckService {
      * @throws IOException the snapshot exists but neither it nor its backup is readable
      */
     public void start() throws IOException {
-        AckStateDocument doc = snapshotFile.load();
-        long from = 0;
-        if (doc != null) {
-            try {
-                AckRecovery.restore(table, doc);
-            } catch (IllegalArgumentException e) {
-                throw new IOException(snapshotFile.path() + ": " + e.getMessage() + "; restore its backup or remove"
-                        + " both to start over (every message not acknowledged since is then redelivered)", e);
-            }
-            from = doc.ackLogOffset();
-        }
-        long replayed = ackLog.replay(from, record -> AckRecovery.apply(table, record));
-        // a fresh snapshot at once: it also covers the case of a log that lost its tail below the old snapshot
-        snapshot(true);
+        String loaded = snapshots.load();
         running = true;
         thread.scheduleWithFixedDelay(this::reapQuietly, settings.leaseScanIntervalMillis(),
                 settings.leaseScanIntervalMillis(), TimeUnit.MILLISECONDS);
         thread.scheduleWithFixedDelay(() -> snapshotQuietly(false), settings.snapshotIntervalMillis(),
                 settings.snapshotIntervalMillis(), TimeUnit.MILLISECONDS);
-        log.info("Acknowledgement state loaded: {} group/topic pair(s), snapshot {}, {} ack-log record(s) replayed",
-                table.size(), doc == null ? "absent" : "at ack-log offset " + from, replayed);
+        log.info("Acknowledgement state loaded: {}", loaded);
     }
 
     /** Stops the background work and writes the snapshot. */
@@ -156,27 +148,15 @@ public final class AckService {
 
     private void snapshotQuietly(boolean force) {
         try {
-            snapshot(force);
+            snapshots.write(force);
         } catch (IOException | RuntimeException e) {
-            log.warn("Could not write the acknowledgement snapshot {}: {}", snapshotFile.path(), e.getMessage());
+            log.warn("Could not write the acknowledgement snapshot: {}", e.getMessage());
         }
-    }
-
-    /** Writes the snapshot when something changed since the last one (or always, when forced). */
-    void snapshot(boolean force) throws IOException {
-        long version = mutations.get();
-        if (!force && version == snapshotMutations) {
-            return;
-        }
-        // read before the states: every record below it has been applied to the state it names
-        long covered = ackLog.endOffset();
-        snapshotFile.persist(AckRecovery.snapshot(table, covered));
-        snapshotMutations = version;
     }
 
     /** Writes the snapshot now (administration, tests). */
     public void snapshotNow() throws IOException {
-        snapshot(true);
+        snapshots.write(true);
     }
 
     // ------------------------------------------------------------------ selectors
@@ -200,7 +180,8 @@ public final class AckService {
         long now = clock.getAsLong();
         GroupAck group = table.find(command.group(), command.topic());
         if (group == null) {
-            group = createGroupState(command.group(), command.topic(), command.initMode(), command.readQueueNums());
+            group = states.ensureGroup(command.group(), command.topic(), command.initMode(), command.readQueueNums(),
+                    null);
         }
         if (command.maxReconsumeTimes() != null) {
             group.maxReconsumeTimes(command.maxReconsumeTimes());
@@ -215,7 +196,10 @@ public final class AckService {
         for (int i = 0; i < queues && outcome.count() < command.maxNums()
                 && outcome.bytes() < settings.maxTransferBytes(); i++) {
             int queueId = command.queueId() >= 0 ? command.queueId() : (start + i) % queues;
-            QueueAckState state = queueState(group, queueId, command.initMode());
+            QueueAckState state = states.ensureQueue(group, queueId, command.initMode());
+            if (state == null) {
+                break; // the group's state was deleted meanwhile
+            }
             PopScan scan = new PopScan(state, command.subscription(), command.skipUnmatched(), now, maxReconsume);
             state.lock.lock();
             try {
@@ -261,7 +245,7 @@ public final class AckService {
             offsets[i] = PopScan.queueOffset(scan.found.get(i));
             Delivery d = state.lease(offsets[i], PopScan.commitLogOffset(scan.found.get(i)), scan.tagsCode(i), expiry,
                     owner);
-            counts[i] = d.deliveries;
+            counts[i] = d.deliveries();
         }
         outcome.add(scan.found, counts);
         logged.add(ackLog.append(AckLogRecord.pop(state.group, state.topic, state.queueId, offsets, counts)));
@@ -348,21 +332,14 @@ public final class AckService {
             }
             for (int i = 0; i < offsets.length; i++) {
                 Delivery d = state.delivery(offsets[i]);
-                if (d == null || !d.leased || d.deadLettering
-                        || expectedCounts != null && expectedCounts[i] != d.deliveries) {
+                if (d == null || !d.isLeased() || d.isDeadLettering()
+                        || expectedCounts != null && expectedCounts[i] != d.deliveries()) {
                     continue;
                 }
                 touched++;
-                if (!countDelivery && !d.uncounted) {
-                    d.deliveries--;
-                    d.uncounted = true;
-                    countOffsets.add(d.offset);
-                    countValues.add(d.deliveries);
-                } else if (countDelivery && d.uncounted) {
-                    d.deliveries++;
-                    d.uncounted = false;
-                    countOffsets.add(d.offset);
-                    countValues.add(d.deliveries);
+                if (state.countDelivery(d, countDelivery)) {
+                    countOffsets.add(d.offset());
+                    countValues.add(d.deliveries());
                 }
                 if (invisibleTime <= 0) {
                     returns.returnOrHold(state, d, maxReconsume, batch);
@@ -447,64 +424,8 @@ public final class AckService {
      */
     public CompletableFuture<Void> createGroup(String group, String topic, InitMode initMode, int readQueueNums) {
         List<CompletableFuture<PutMessageResult>> logged = new ArrayList<>();
-        createGroupState(group, topic, initMode, readQueueNums, logged);
+        states.ensureGroup(group, topic, initMode, readQueueNums, logged);
         return CompletableFuture.allOf(logged.toArray(new CompletableFuture<?>[0]));
-    }
-
-    private GroupAck createGroupState(String group, String topic, InitMode initMode, int readQueueNums) {
-        return createGroupState(group, topic, initMode, readQueueNums, null);
-    }
-
-    private GroupAck createGroupState(String group, String topic, InitMode initMode, int readQueueNums,
-                                      List<CompletableFuture<PutMessageResult>> logged) {
-        synchronized (table) {
-            GroupAck existing = table.find(group, topic);
-            InitMode mode = existing == null && initMode != null ? initMode : InitMode.EARLIEST;
-            GroupAck g = existing != null ? existing : table.getOrCreate(group, topic);
-            for (int queueId = 0; queueId < readQueueNums; queueId++) {
-                if (g.queue(queueId) == null) {
-                    CompletableFuture<PutMessageResult> f = createQueueState(g, queueId, mode);
-                    if (logged != null) {
-                        logged.add(f);
-                    }
-                }
-            }
-            mutations.incrementAndGet();
-            return g;
-        }
-    }
-
-    /** A queue's state, created (EARLIEST when the group has other queues, else per initMode) when missing. */
-    private QueueAckState queueState(GroupAck g, int queueId, InitMode initMode) {
-        QueueAckState state = g.queue(queueId);
-        if (state != null) {
-            return state;
-        }
-        synchronized (table) {
-            state = g.queue(queueId);
-            if (state == null) {
-                boolean first = g.queues().isEmpty();
-                createQueueState(g, queueId, first && initMode != null ? initMode : InitMode.EARLIEST);
-                mutations.incrementAndGet();
-                state = g.queue(queueId);
-            }
-            return state;
-        }
-    }
-
-    /** Creates and logs a queue state; call under the table's monitor. */
-    private CompletableFuture<PutMessageResult> createQueueState(GroupAck g, int queueId, InitMode mode) {
-        long start = mode == InitMode.LATEST ? store.getMaxOffsetInQueue(g.topic, queueId)
-                : store.getMinOffsetInQueue(g.topic, queueId);
-        QueueAckState state = new QueueAckState(g.group, g.topic, queueId, start);
-        // locked until logged, so no record about it can precede its creation in the log
-        state.lock.lock();
-        try {
-            g.putIfAbsent(state);
-            return ackLog.append(AckLogRecord.init(g.group, g.topic, queueId, start));
-        } finally {
-            state.lock.unlock();
-        }
     }
 
     /**
@@ -514,42 +435,15 @@ public final class AckService {
      * @return completes with whether there was state, once the deletion is logged
      */
     public CompletableFuture<Boolean> deleteGroup(String group, String topic) {
-        CompletableFuture<PutMessageResult> logged;
-        synchronized (table) {
-            GroupAck g = table.remove(group, topic);
-            if (g == null) {
-                return CompletableFuture.completedFuture(false);
-            }
-            deleteQueues(g);
-            logged = ackLog.append(AckLogRecord.delete(group, topic));
+        CompletableFuture<PutMessageResult> logged = states.delete(group, topic);
+        if (logged == null) {
+            return CompletableFuture.completedFuture(false);
         }
-        mutations.incrementAndGet();
         log.info("Deleted the acknowledgement state of group {} on topic {}", group, topic);
         return logged.thenApply(result -> {
             requireStored(result, "deletion");
             return true;
         });
-    }
-
-    private void deleteTopic(String topic) {
-        synchronized (table) {
-            for (GroupAck g : table.removeTopic(topic)) {
-                deleteQueues(g);
-                ackLog.append(AckLogRecord.delete(g.group, g.topic));
-            }
-        }
-        mutations.incrementAndGet();
-    }
-
-    private static void deleteQueues(GroupAck g) {
-        for (QueueAckState q : g.queueStates()) {
-            q.lock.lock();
-            try {
-                q.delete();
-            } finally {
-                q.lock.unlock();
-            }
-        }
     }
 
     /** Whether the group has state for the topic. */
@@ -574,7 +468,7 @@ public final class AckService {
                     long doneAbove = q.doneAboveAckOffset();
                     long backlog = Math.max(0, end - ackOffset - doneAbove);
                     out.add(new QueueAckStats(g.topic, q.queueId, ackOffset, q.leasedCount(), doneAbove, backlog, end,
-                            q.expired, q.deadLettered, q.skipped));
+                            q.expired(), q.deadLettered(), q.skipped()));
                 } finally {
                     q.lock.unlock();
                 }

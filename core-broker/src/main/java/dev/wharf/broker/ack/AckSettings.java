@@ -12,7 +12,8 @@ public record AckSettings(int scanUnitsPerQueue, int maxTransferBytes, long leas
                           long snapshotIntervalMillis) {
 
     public AckSettings {
-        if (scanUnitsPerQueue < 1 || maxTransferBytes < 1 || leaseScanIntervalMillis < 1 || snapshotIntervalMillis < 1) {
+        if (scanUnitsPerQueue < 1 || maxTransferBytes < 1 || leaseScanIntervalMillis < 1
+                || snapshotIntervalMillis < 1) {
             throw new IllegalArgumentException("ack settings must be positive: " + scanUnitsPerQueue + ", "
                     + maxTransferBytes + ", " + leaseScanIntervalMillis + ", " + snapshotIntervalMillis);
         }

@@ -1,8 +1,12 @@
 package dev.wharf.broker.ack;
 
 import dev.wharf.broker.ack.persist.AckLog;
-import dev.wharf.broker.ack.persist.AckLogRecord;
 import dev.wharf.broker.ack.persist.AckLogRecord.DoneReason;
+import dev.wharf.broker.ack.persist.AckLogRecord;
+import dev.wharf.broker.ack.state.Delivery;
+import dev.wharf.broker.ack.state.LongList;
+import dev.wharf.broker.ack.state.QueueAckState;
+import dev.wharf.broker.ack.state.QueueAckState.FinishReason;
 import dev.wharf.broker.topic.TopicConfigManager;
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.MessageExt;
@@ -77,9 +81,9 @@ final class DeadLetterMover {
             }
             for (int i = 0; i < offsets.length; i++) {
                 Delivery d = state.delivery(offsets[i]);
-                boolean held = d != null && d.deadLettering;
-                commitLogOffsets[i] = held ? d.commitLogOffset : -1;
-                counts[i] = held ? d.deliveries : 0;
+                boolean held = d != null && d.isDeadLettering();
+                commitLogOffsets[i] = held ? d.commitLogOffset() : -1;
+                counts[i] = held ? d.deliveries() : 0;
             }
         } finally {
             state.lock.unlock();
@@ -120,16 +124,16 @@ final class DeadLetterMover {
                     continue;
                 }
                 Delivery d = state.delivery(offsets[i]);
-                if (d == null || !d.deadLettering) {
+                if (d == null || !d.isDeadLettering()) {
                     continue;
                 }
                 if (stored[i]) {
                     if (state.markDone(offsets[i])) {
-                        state.deadLettered++;
+                        state.countFinished(FinishReason.DEAD_LETTERED);
                         done.add(offsets[i]);
                     }
                 } else {
-                    returned.add(d.tagsCode);
+                    returned.add(d.tagsCode());
                     state.returnLease(d);
                 }
             }

@@ -1,5 +1,9 @@
 package dev.wharf.broker.ack;
 
+import dev.wharf.broker.ack.state.AckStateTable;
+import dev.wharf.broker.ack.state.Delivery;
+import dev.wharf.broker.ack.state.LongList;
+import dev.wharf.broker.ack.state.QueueAckState;
 import dev.wharf.remoting.RemotingChannel;
 import java.util.List;
 import java.util.function.ToIntFunction;
@@ -41,11 +45,11 @@ final class LeaseReturns {
 
     /** Ends one lease; call holding the state's lock, then {@link #finish} after releasing it. */
     void returnOrHold(QueueAckState state, Delivery d, int maxReconsume, Batch batch) {
-        if (d.deliveries > maxReconsume) {
-            state.holdForDeadLetter(d.offset, d.commitLogOffset, d.tagsCode);
-            batch.deadLetters.add(d.offset);
+        if (d.deliveries() > maxReconsume) {
+            state.holdForDeadLetter(d.offset(), d.commitLogOffset(), d.tagsCode());
+            batch.deadLetters.add(d.offset());
         } else {
-            batch.wakeTags.add(d.tagsCode);
+            batch.wakeTags.add(d.tagsCode());
             state.returnLease(d);
         }
     }

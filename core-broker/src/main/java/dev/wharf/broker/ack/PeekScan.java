@@ -1,5 +1,6 @@
 package dev.wharf.broker.ack;
 
+import dev.wharf.broker.ack.state.QueueAckState;
 import dev.wharf.broker.filter.CompiledSubscription;
 import dev.wharf.broker.filter.RecordPropertySource;
 import dev.wharf.filter.Selector;
@@ -44,7 +45,8 @@ final class PeekScan implements MessageFilter {
         int bytes = 0;
         int left = budget;
         while (found.size() < want && bytes < maxBytes && from < end && left > 0) {
-            GetMessageResult result = store.getMessage(topic, queueId, from, want - found.size(), maxBytes - bytes, this);
+            GetMessageResult result = store.getMessage(topic, queueId, from, want - found.size(), maxBytes - bytes,
+                    this);
             long next = result.nextBeginOffset();
             switch (result.status()) {
                 case FOUND, NO_MATCHED_MESSAGE, OFFSET_FOUND_NULL, OFFSET_TOO_SMALL -> {

@@ -1,5 +1,6 @@
 package dev.wharf.broker.ack;
 
+import dev.wharf.broker.ack.state.QueueAckState;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,5 +1,9 @@
 package dev.wharf.broker.ack;
 
+import dev.wharf.broker.ack.state.Delivery;
+import dev.wharf.broker.ack.state.LongList;
+import dev.wharf.broker.ack.state.QueueAckState;
+import dev.wharf.broker.ack.state.QueueAckState.FinishReason;
 import dev.wharf.broker.filter.CompiledSubscription;
 import dev.wharf.broker.filter.RecordPropertySource;
 import dev.wharf.common.message.MessageRecord;
@@ -81,7 +85,8 @@ final class PopScan implements MessageFilter {
                 budgetExhausted = true;
                 break;
             }
-            GetMessageResult result = store.getMessage(topic, queueId, from, want - found.size(), maxBytes - bytes, this);
+            GetMessageResult result = store.getMessage(topic, queueId, from, want - found.size(), maxBytes - bytes,
+                    this);
             long next = result.nextBeginOffset();
             switch (result.status()) {
                 case FOUND, NO_MATCHED_MESSAGE, OFFSET_FOUND_NULL -> {
@@ -127,7 +132,7 @@ final class PopScan implements MessageFilter {
             return false;
         }
         Delivery d = state.delivery(queueOffset);
-        if (d != null && d.leased) {
+        if (d != null && d.isLeased()) {
             return false;
         }
         if (!subscription.matchesTagsCode(tagsCode)) {
@@ -136,7 +141,7 @@ final class PopScan implements MessageFilter {
         }
         candidateOffset = queueOffset;
         candidateTags = tagsCode;
-        candidateDeliveries = d == null ? 0 : d.deliveries;
+        candidateDeliveries = d == null ? 0 : d.deliveries();
         return true;
     }
 
@@ -150,7 +155,7 @@ final class PopScan implements MessageFilter {
         long expiration = RecordExpiry.expiration(record);
         if (expiration > 0 && expiration <= now) {
             if (state.markDone(offset)) {
-                state.expired++;
+                state.countFinished(FinishReason.EXPIRED);
                 expired.add(offset);
             }
             return false;
@@ -167,7 +172,7 @@ final class PopScan implements MessageFilter {
 
     private void unmatched(long offset) {
         if (skipUnmatched && state.markDone(offset)) {
-            state.skipped++;
+            state.countFinished(FinishReason.SKIPPED);
             skipped.add(offset);
         }
     }

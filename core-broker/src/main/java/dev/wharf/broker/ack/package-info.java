@@ -8,14 +8,14 @@
  * current selector matches must stay on the queue for a later consumer or a browser, and with CLIENT_ACK or a
  * rolled-back message the acknowledgements arrive out of order; a single contiguous offset would either skip
  * such messages or hold every later acknowledgement back. So the broker keeps, per (group, topic, queue), a
- * {@link dev.wharf.broker.ack.QueueAckState}:
+ * {@link dev.wharf.broker.ack.state.QueueAckState}:
  * <ul>
  * <li><b>ackOffset</b>: every offset below it is done (acknowledged, skipped, expired or dead-lettered);</li>
- * <li><b>done marks</b> above it, one bit per offset ({@link dev.wharf.broker.ack.OffsetBitSet}); marking the
+ * <li><b>done marks</b> above it, one bit per offset ({@link dev.wharf.broker.ack.state.OffsetBitSet}); marking the
  * ackOffset done moves it up over every consecutive done offset;</li>
  * <li><b>deliveries</b>: for each message handed out and not done, how often its delivery counted and its lease
  * (expiry, owning connection) while one runs;</li>
- * <li><b>scan positions</b>, one per selector ({@link dev.wharf.broker.ack.ScanPositions}): between the ackOffset
+ * <li><b>scan positions</b>, one per selector ({@link dev.wharf.broker.ack.state.ScanPositions}): between the ackOffset
  * and the position, every message that is neither done nor leased is known not to match that selector.</li>
  * </ul>
  *

@@ -88,7 +88,8 @@ public final class RecordPropertySource implements PropertySource {
             case JMS_CORRELATION_ID:
                 return property(JMS_CORRELATION_ID);
             case JMSX_DELIVERY_COUNT:
-                return deliveryCount > 0 ? deliveryCount : record.getInt(base + MessageRecord.RECONSUME_TIMES_OFFSET) + 1;
+                return deliveryCount > 0 ? deliveryCount
+                        : record.getInt(base + MessageRecord.RECONSUME_TIMES_OFFSET) + 1;
             default: {
                 String raw = property(name);
                 if (raw == null) {

@@ -3,6 +3,7 @@ package dev.wharf.broker.processor;
 import dev.wharf.broker.ack.AckService;
 import dev.wharf.broker.group.SubscriptionGroupManager;
 import dev.wharf.broker.topic.TopicConfigManager;
+import dev.wharf.common.TopicValidator;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
@@ -14,7 +15,6 @@ import dev.wharf.protocol.header.AckHeaders.DeleteAckGroupRequest;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RequestProcessor;
-import dev.wharf.common.TopicValidator;
 
 /**
  * CREATE_ACK_GROUP, DELETE_ACK_GROUP and GET_ACK_STATS: a group's acknowledgement state made explicitly (so a

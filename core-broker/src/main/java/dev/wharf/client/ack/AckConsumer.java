@@ -21,7 +21,6 @@ import dev.wharf.protocol.header.AckHeaders.PopMessageRequest;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -32,7 +31,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,8 +87,6 @@ public class AckConsumer {
     public static final long MAX_INVISIBLE_TIME = 86_400_000L;
     /** Longest a pop waits: five minutes. */
     public static final long MAX_POLL_TIME = 300_000L;
-    /** Most offsets one request acknowledges (larger batches are split). */
-    private static final int OFFSETS_PER_REQUEST = 1024;
     /** Requests one {@link #peek} makes at most before it returns a (possibly empty) page. */
     private static final int PEEK_REQUESTS_PER_PAGE = 64;
     /** How long a message the client's re-check rejected stays away, so it is not popped again at once. */
@@ -252,7 +248,8 @@ public class AckConsumer {
                     + MAX_INVISIBLE_TIME + " ms.");
         }
         if (pollTime < 0 || pollTime > MAX_POLL_TIME) {
-            throw new IllegalArgumentException("pollTimeMillis is " + pollTime + "; use 0 to " + MAX_POLL_TIME + " ms.");
+            throw new IllegalArgumentException("pollTimeMillis is " + pollTime + "; use 0 to " + MAX_POLL_TIME
+                    + " ms.");
         }
     }
 
@@ -279,7 +276,8 @@ public class AckConsumer {
         return out;
     }
 
-    private Set<MessageQueue> queues(ClientInstance current, String topic) throws ClientException, InterruptedException {
+    private Set<MessageQueue> queues(ClientInstance current, String topic)
+            throws ClientException, InterruptedException {
         Set<MessageQueue> queues = current.subscribeQueues(topic);
         if (queues.isEmpty()) {
             queues = current.fetchSubscribeQueues(topic);
@@ -355,7 +353,7 @@ public class AckConsumer {
     }
 
     private CompletableFuture<Void> ackVia(ClientInstance current, Collection<? extends MessageExt> msgs) {
-        return perQueue(current, msgs, (address, key, offsets, batch) -> current.ackApi().ackAsync(address,
+        return QueueRequests.send(current, msgs, (address, key, offsets, batch) -> current.ackApi().ackAsync(address,
                 new AckMessageRequest(group, key.topic(), key.queueId(), offsets), current.apiTimeoutMillis()));
     }
 
@@ -384,69 +382,10 @@ public class AckConsumer {
 
     private CompletableFuture<Void> changeVia(ClientInstance current, Collection<? extends MessageExt> msgs,
                                               long invisibleTimeMillis, boolean countDelivery) {
-        return perQueue(current, msgs, (address, key, offsets, batch) -> current.ackApi().changeInvisibleTimeAsync(
-                address, new ChangeInvisibleTimeRequest(group, key.topic(), key.queueId(), offsets,
-                        deliveryCounts(batch), invisibleTimeMillis, countDelivery), current.apiTimeoutMillis()));
-    }
-
-    private static String deliveryCounts(List<? extends MessageExt> batch) {
-        StringBuilder sb = new StringBuilder(batch.size() * 2);
-        for (MessageExt msg : batch) {
-            if (!(msg instanceof PoppedMessage popped)) {
-                return null; // no count known: change whatever lease is there
-            }
-            if (!sb.isEmpty()) {
-                sb.append(',');
-            }
-            sb.append(popped.deliveryCount());
-        }
-        return sb.toString();
-    }
-
-    private record QueueKey(String brokerName, String topic, int queueId) {
-    }
-
-    @FunctionalInterface
-    private interface QueueRequest {
-        CompletableFuture<Void> send(String address, QueueKey key, String offsets, List<? extends MessageExt> batch);
-    }
-
-    /** One request per broker, topic, queue and chunk of offsets; the future completes when all did. */
-    private static CompletableFuture<Void> perQueue(ClientInstance current, Collection<? extends MessageExt> msgs,
-                                                    QueueRequest request) {
-        Map<QueueKey, List<MessageExt>> byQueue = new LinkedHashMap<>();
-        for (MessageExt msg : msgs) {
-            if (msg.getBrokerName() == null) {
-                throw new IllegalArgumentException("The message " + msg.getMsgId() + " of topic " + msg.getTopic()
-                        + " has no broker name, so it was not handed out by a pop; acknowledge the PoppedMessage"
-                        + " objects pop returned.");
-            }
-            byQueue.computeIfAbsent(new QueueKey(msg.getBrokerName(), msg.getTopic(), msg.getQueueId()),
-                    k -> new ArrayList<>()).add(msg);
-        }
-        List<CompletableFuture<Void>> sent = new ArrayList<>();
-        for (Map.Entry<QueueKey, List<MessageExt>> e : byQueue.entrySet()) {
-            QueueKey key = e.getKey();
-            String address;
-            try {
-                address = current.requireMasterAddress(key.brokerName(), key.topic());
-            } catch (ClientException ex) {
-                sent.add(CompletableFuture.failedFuture(ex));
-                continue;
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                sent.add(CompletableFuture.failedFuture(ex));
-                continue;
-            }
-            List<MessageExt> all = e.getValue();
-            for (int from = 0; from < all.size(); from += OFFSETS_PER_REQUEST) {
-                List<MessageExt> batch = all.subList(from, Math.min(all.size(), from + OFFSETS_PER_REQUEST));
-                String offsets = batch.stream().map(m -> Long.toString(m.getQueueOffset()))
-                        .collect(Collectors.joining(","));
-                sent.add(request.send(address, key, offsets, batch));
-            }
-        }
-        return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0]));
+        return QueueRequests.send(current, msgs, (address, key, offsets, batch) -> current.ackApi()
+                .changeInvisibleTimeAsync(address, new ChangeInvisibleTimeRequest(group, key.topic(), key.queueId(),
+                        offsets, QueueRequests.deliveryCounts(batch), invisibleTimeMillis, countDelivery),
+                        current.apiTimeoutMillis()));
     }
 
     private static void await(CompletableFuture<Void> future) throws ClientException, InterruptedException {

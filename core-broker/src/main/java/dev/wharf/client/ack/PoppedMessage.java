@@ -54,7 +54,7 @@ public final class PoppedMessage extends MessageExt {
         return popTime;
     }
 
-    /** The lease length in milliseconds: unacknowledged by popTime + invisibleTime (broker clock), it is redelivered. */
+    /** The lease in milliseconds: unacknowledged by popTime + invisibleTime (broker clock), it is redelivered. */
     public long invisibleTime() {
         return invisibleTime;
     }

@@ -42,7 +42,8 @@ public final class AckLogCodec {
      * @return the record, or null when the bytes are not a record of this version
      */
     public static AckLogRecord decode(ByteBuffer buffer, int from, int length) {
-        if (length < AckLogLayout.GROUP_OFFSET + 1 || buffer.get(from + AckLogLayout.VERSION_OFFSET) != AckLogLayout.VERSION) {
+        if (length < AckLogLayout.GROUP_OFFSET + 1
+                || buffer.get(from + AckLogLayout.VERSION_OFFSET) != AckLogLayout.VERSION) {
             return null;
         }
         AckLogRecord.Kind kind = AckLogRecord.Kind.of(buffer.get(from + AckLogLayout.KIND_OFFSET));

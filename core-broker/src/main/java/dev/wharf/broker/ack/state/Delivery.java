@@ -1,13 +1,13 @@
-package dev.wharf.broker.ack;
+package dev.wharf.broker.ack.state;
 
 import dev.wharf.remoting.RemotingChannel;
 
 /**
  * One message of a queue that was handed out at least once and is not done yet: how often its delivery
- * counted, and its lease while one runs. Lives in its queue's {@link QueueAckState} and is guarded by that
- * state's lock.
+ * counted, and its lease while one runs. Lives in its queue's {@link QueueAckState}, which alone changes it;
+ * read it while holding that state's lock.
  */
-final class Delivery {
+public final class Delivery {
 
     final long offset;
     /** Deliveries that count (1 after the first pop); the count a leased message was handed out with. */
@@ -28,5 +28,32 @@ final class Delivery {
 
     Delivery(long offset) {
         this.offset = offset;
+    }
+
+    public long offset() {
+        return offset;
+    }
+
+    /** Deliveries that counted so far; while leased, the count this delivery was handed out with. */
+    public int deliveries() {
+        return deliveries;
+    }
+
+    /** Leased to a consumer (or held by the broker while dead-lettering). */
+    public boolean isLeased() {
+        return leased;
+    }
+
+    /** Held by the broker while it copies the message to the dead-letter queue. */
+    public boolean isDeadLettering() {
+        return deadLettering;
+    }
+
+    public long commitLogOffset() {
+        return commitLogOffset;
+    }
+
+    public long tagsCode() {
+        return tagsCode;
     }
 }

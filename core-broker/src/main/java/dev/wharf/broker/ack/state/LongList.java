@@ -1,44 +1,44 @@
-package dev.wharf.broker.ack;
+package dev.wharf.broker.ack.state;
 
 import java.util.Arrays;
 
 /** A growable list of primitive longs (offsets), so collecting them boxes nothing. Not thread-safe. */
-final class LongList {
+public final class LongList {
 
     private long[] values;
     private int size;
 
-    LongList() {
+    public LongList() {
         this(8);
     }
 
-    LongList(int capacity) {
+    public LongList(int capacity) {
         values = new long[Math.max(1, capacity)];
     }
 
-    void add(long value) {
+    public void add(long value) {
         if (size == values.length) {
             values = Arrays.copyOf(values, size * 2);
         }
         values[size++] = value;
     }
 
-    long get(int index) {
+    public long get(int index) {
         if (index >= size) {
             throw new IndexOutOfBoundsException(index + " of " + size);
         }
         return values[index];
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return size == 0;
     }
 
-    long[] toArray() {
+    public long[] toArray() {
         return Arrays.copyOf(values, size);
     }
 }

@@ -1,4 +1,4 @@
-package dev.wharf.broker.ack;
+package dev.wharf.broker.ack.state;
 
 import dev.wharf.remoting.RemotingChannel;
 import java.util.ArrayList;
@@ -16,12 +16,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #nextExpiryHint()} and {@link #leasedHint()} read by the lease reaper without locking. The lock is
  * held for a whole pop of this queue (a bounded scan), so two pops never hand out the same message.
  */
-final class QueueAckState {
+public final class QueueAckState {
 
-    final String group;
-    final String topic;
-    final int queueId;
-    final ReentrantLock lock = new ReentrantLock();
+    public final String group;
+    public final String topic;
+    public final int queueId;
+    /** Held for every read and change of this state (a whole pop of the queue holds it). */
+    public final ReentrantLock lock = new ReentrantLock();
 
     private final OffsetBitSet done;
     private final Map<Long, Delivery> deliveries = new HashMap<>();
@@ -35,11 +36,11 @@ final class QueueAckState {
     /** Set when the group's state was deleted: holders of this object must look the state up again. */
     private boolean deleted;
 
-    long expired;
-    long deadLettered;
-    long skipped;
+    private long expired;
+    private long deadLettered;
+    private long skipped;
 
-    QueueAckState(String group, String topic, int queueId, long ackOffset) {
+    public QueueAckState(String group, String topic, int queueId, long ackOffset) {
         this.group = group;
         this.topic = topic;
         this.queueId = queueId;
@@ -48,11 +49,11 @@ final class QueueAckState {
 
     // ------------------------------------------------------------------ done marks
 
-    long ackOffset() {
+    public long ackOffset() {
         return done.floor();
     }
 
-    boolean isDone(long offset) {
+    public boolean isDone(long offset) {
         return done.isDone(offset);
     }
 
@@ -61,7 +62,7 @@ final class QueueAckState {
      *
      * @return whether it was not done before
      */
-    boolean markDone(long offset) {
+    public boolean markDone(long offset) {
         if (!done.markDone(offset)) {
             return false;
         }
@@ -74,7 +75,7 @@ final class QueueAckState {
     }
 
     /** Every message below {@code offset} is done (the store no longer holds them). */
-    void markDoneBelow(long offset) {
+    public void markDoneBelow(long offset) {
         if (!done.markDoneBelow(offset)) {
             return;
         }
@@ -92,22 +93,22 @@ final class QueueAckState {
         leasedHint = leased;
     }
 
-    long doneAboveAckOffset() {
+    public long doneAboveAckOffset() {
         return done.countDoneAboveFloor();
     }
 
-    OffsetBitSet doneMarks() {
+    public OffsetBitSet doneMarks() {
         return done;
     }
 
     // ------------------------------------------------------------------ deliveries and leases
 
-    Delivery delivery(long offset) {
+    public Delivery delivery(long offset) {
         return deliveries.get(offset);
     }
 
     /** Deliveries that counted so far for a message (0 = never delivered). */
-    int deliveriesOf(long offset) {
+    public int deliveriesOf(long offset) {
         Delivery d = deliveries.get(offset);
         return d == null ? 0 : d.deliveries;
     }
@@ -117,7 +118,7 @@ final class QueueAckState {
      *
      * @return the delivery, whose {@code deliveries} is the count this delivery carries
      */
-    Delivery lease(long offset, long commitLogOffset, long tagsCode, long expiry, RemotingChannel owner) {
+    public Delivery lease(long offset, long commitLogOffset, long tagsCode, long expiry, RemotingChannel owner) {
         Delivery d = deliveries.computeIfAbsent(offset, Delivery::new);
         d.deliveries++;
         d.leased = true;
@@ -136,7 +137,7 @@ final class QueueAckState {
     }
 
     /** Takes a message out of circulation while it is copied to the dead-letter queue. */
-    Delivery holdForDeadLetter(long offset, long commitLogOffset, long tagsCode) {
+    public Delivery holdForDeadLetter(long offset, long commitLogOffset, long tagsCode) {
         Delivery d = deliveries.computeIfAbsent(offset, Delivery::new);
         if (!d.leased) {
             leased++;
@@ -152,7 +153,7 @@ final class QueueAckState {
     }
 
     /** Changes a lease's end (it stays with its owner). */
-    void extend(Delivery d, long expiry) {
+    public void extend(Delivery d, long expiry) {
         d.expiry = expiry;
         if (expiry < nextExpiry) {
             nextExpiry = expiry;
@@ -163,7 +164,7 @@ final class QueueAckState {
      * Ends a lease: the message is available again (with its current delivery count) and every selector's
      * scan position drops to it.
      */
-    void returnLease(Delivery d) {
+    public void returnLease(Delivery d) {
         if (!d.leased) {
             return;
         }
@@ -183,7 +184,7 @@ final class QueueAckState {
      * Sets a message's counted deliveries (replay of the log, or a delivery declared not to count); a message
      * that is done or never delivered keeps no entry.
      */
-    void setDeliveries(long offset, int count) {
+    public void setDeliveries(long offset, int count) {
         if (done.isDone(offset)) {
             return;
         }
@@ -203,26 +204,26 @@ final class QueueAckState {
     }
 
     /** Every message handed out and not done (for snapshots; callers must not change the entries). */
-    Iterable<Delivery> deliveries() {
+    public Iterable<Delivery> deliveries() {
         return deliveries.values();
     }
 
-    int leasedCount() {
+    public int leasedCount() {
         return leased;
     }
 
     /** Leased messages now, readable without the lock (may be stale). */
-    int leasedHint() {
+    public int leasedHint() {
         return leasedHint;
     }
 
     /** How many leases of this queue ended so far, readable without the lock. */
-    long returnsVersion() {
+    public long returnsVersion() {
         return returns;
     }
 
     /** Earliest lease expiry or earlier, readable without the lock. */
-    long nextExpiryHint() {
+    public long nextExpiryHint() {
         return nextExpiry;
     }
 
@@ -230,7 +231,7 @@ final class QueueAckState {
      * Collects the leases that ended by {@code now} or whose owner's connection is gone, and recomputes the
      * expiry hint. The caller returns (or dead-letters) them.
      */
-    List<Delivery> dueLeases(long now) {
+    public List<Delivery> dueLeases(long now) {
         List<Delivery> due = null;
         long next = Long.MAX_VALUE;
         for (Delivery d : deliveries.values()) {
@@ -251,7 +252,7 @@ final class QueueAckState {
     }
 
     /** The leases held by a connection (it closed). */
-    List<Delivery> leasesOf(RemotingChannel channel) {
+    public List<Delivery> leasesOf(RemotingChannel channel) {
         if (leased == 0) {
             return List.of();
         }
@@ -266,18 +267,18 @@ final class QueueAckState {
 
     // ------------------------------------------------------------------ scan positions
 
-    ScanPositions scans() {
+    public ScanPositions scans() {
         return scans;
     }
 
     // ------------------------------------------------------------------ lifecycle
 
-    boolean isDeleted() {
+    public boolean isDeleted() {
         return deleted;
     }
 
     /** Marks the state deleted and drops everything it holds. */
-    void delete() {
+    public void delete() {
         deleted = true;
         deliveries.clear();
         scans.clear();
@@ -285,6 +286,60 @@ final class QueueAckState {
         leasedHint = 0;
         nextExpiry = Long.MAX_VALUE;
     }
+
+    /**
+     * Declares whether a leased message's current delivery counts.
+     *
+     * @return whether its counted deliveries changed (the change must be logged)
+     */
+    public boolean countDelivery(Delivery d, boolean counts) {
+        if (!counts && !d.uncounted) {
+            d.deliveries--;
+            d.uncounted = true;
+            return true;
+        }
+        if (counts && d.uncounted) {
+            d.deliveries++;
+            d.uncounted = false;
+            return true;
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ counters
+
+    /** Messages dropped because their JMSExpiration passed. */
+    public long expired() {
+        return expired;
+    }
+
+    public long deadLettered() {
+        return deadLettered;
+    }
+
+    /** Messages acknowledged by the broker because the subscription skips what it does not match. */
+    public long skipped() {
+        return skipped;
+    }
+
+    /** Counts a message finished for a reason (after {@link #markDone} returned true). */
+    public void countFinished(FinishReason reason) {
+        switch (reason) {
+            case EXPIRED -> expired++;
+            case DEAD_LETTERED -> deadLettered++;
+            case SKIPPED -> skipped++;
+        }
+    }
+
+    /** Restores the counters (snapshot). */
+    public void restoreCounters(long expired, long deadLettered, long skipped) {
+        this.expired = expired;
+        this.deadLettered = deadLettered;
+        this.skipped = skipped;
+    }
+
+    /** Why the broker finished a message itself. */
+    public enum FinishReason { EXPIRED, DEAD_LETTERED, SKIPPED }
 
     @Override
     public String toString() {

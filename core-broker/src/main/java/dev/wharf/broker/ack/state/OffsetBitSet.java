@@ -1,4 +1,4 @@
-package dev.wharf.broker.ack;
+package dev.wharf.broker.ack.state;
 
 import java.util.Arrays;
 
@@ -14,7 +14,7 @@ import java.util.Arrays;
  * reclaimed by shifting the array down once the head passes its middle, so a floor moving one word at a time
  * costs amortised O(1). Not thread-safe.
  */
-final class OffsetBitSet {
+public final class OffsetBitSet {
 
     private static final int INITIAL_WORDS = 4;
 
@@ -24,12 +24,12 @@ final class OffsetBitSet {
     private int head;
 
     /** A set whose floor is {@code floor}: every offset below it done, none above. */
-    OffsetBitSet(long floor) {
+    public OffsetBitSet(long floor) {
         reset(floor);
     }
 
     /** Forgets every mark: offsets below {@code floor} are done, none above. */
-    void reset(long floor) {
+    public void reset(long floor) {
         this.floor = floor;
         this.wordBase = floor & ~63L;
         this.head = 0;
@@ -41,11 +41,11 @@ final class OffsetBitSet {
     }
 
     /** The lowest offset not done; every offset below it is done. */
-    long floor() {
+    public long floor() {
         return floor;
     }
 
-    boolean isDone(long offset) {
+    public boolean isDone(long offset) {
         if (offset < floor) {
             return true;
         }
@@ -58,7 +58,7 @@ final class OffsetBitSet {
      *
      * @return whether it was not done before
      */
-    boolean markDone(long offset) {
+    public boolean markDone(long offset) {
         if (offset < floor) {
             return false;
         }
@@ -79,7 +79,7 @@ final class OffsetBitSet {
      *
      * @return whether the floor moved
      */
-    boolean markDoneBelow(long offset) {
+    public boolean markDoneBelow(long offset) {
         if (offset <= floor) {
             return false;
         }
@@ -100,7 +100,7 @@ final class OffsetBitSet {
     }
 
     /** Done offsets at or above the floor. */
-    long countDoneAboveFloor() {
+    public long countDoneAboveFloor() {
         long count = 0;
         for (int i = head; i < words.length; i++) {
             count += Long.bitCount(words[i]);
@@ -113,7 +113,7 @@ final class OffsetBitSet {
     }
 
     /** The highest done offset at or above the floor, or floor - 1 when there is none. */
-    long highestDone() {
+    public long highestDone() {
         for (int i = words.length - 1; i >= head; i--) {
             if (words[i] != 0) {
                 long candidate = wordBase + ((long) (i - head) << 6) + 63 - Long.numberOfLeadingZeros(words[i]);
@@ -124,7 +124,7 @@ final class OffsetBitSet {
     }
 
     /** The offset of bit 0 of {@link #exportWords()}. */
-    long wordBase() {
+    public long wordBase() {
         return wordBase;
     }
 
@@ -132,7 +132,7 @@ final class OffsetBitSet {
      * The marks at and above the floor: words from the floor's word up to the last non-empty one (a copy;
      * empty when nothing above the floor is marked).
      */
-    long[] exportWords() {
+    public long[] exportWords() {
         long belowFloor = (1L << (floor - wordBase)) - 1;
         int last = words.length - 1;
         while (last >= head && (last == head ? words[last] & ~belowFloor : words[last]) == 0) {
@@ -151,7 +151,7 @@ final class OffsetBitSet {
      *
      * @throws IllegalArgumentException when the parts do not fit together
      */
-    void restore(long floor, long wordBase, long[] marks) {
+    public void restore(long floor, long wordBase, long[] marks) {
         if ((wordBase & 63) != 0 || floor < wordBase || floor - wordBase >= 64 && marks.length > 0) {
             throw new IllegalArgumentException("done marks with floor " + floor + " and word base " + wordBase
                     + " do not fit together");
@@ -175,7 +175,8 @@ final class OffsetBitSet {
                 throw new IllegalArgumentException("offset " + offset + " is too far above the floor " + floor);
             }
             if (index >= words.length) {
-                words = Arrays.copyOf(words, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(index + 1, words.length * 2L)));
+                long grown = Math.max(index + 1, words.length * 2L);
+                words = Arrays.copyOf(words, (int) Math.min(Integer.MAX_VALUE - 8, grown));
             }
         }
         return (int) index;

@@ -1,4 +1,4 @@
-package dev.wharf.broker.ack;
+package dev.wharf.broker.ack.state;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -12,9 +12,9 @@ import java.util.Map;
  * <p>At most {@link #MAX_SELECTORS} selectors are remembered, least recently used dropped first; a dropped
  * selector only costs its next pop a scan from the floor. Not thread-safe (guarded by the queue's lock).
  */
-final class ScanPositions {
+public final class ScanPositions {
 
-    static final int MAX_SELECTORS = 32;
+    public static final int MAX_SELECTORS = 32;
 
     private final Map<String, long[]> positions = new LinkedHashMap<>(8, 0.75f, true) {
         private static final long serialVersionUID = 1L;
@@ -26,12 +26,12 @@ final class ScanPositions {
     };
 
     /** Where a pop with this selector starts: its position, but never below {@code floor}. */
-    long start(String selectorKey, long floor) {
+    public long start(String selectorKey, long floor) {
         long[] position = positions.get(selectorKey);
         return position == null ? floor : Math.max(position[0], floor);
     }
 
-    void set(String selectorKey, long position) {
+    public void set(String selectorKey, long position) {
         long[] existing = positions.get(selectorKey);
         if (existing == null) {
             positions.put(selectorKey, new long[] {position});
@@ -41,7 +41,7 @@ final class ScanPositions {
     }
 
     /** A message at {@code offset} is available again: no selector may have looked past it. */
-    void lowerTo(long offset) {
+    public void lowerTo(long offset) {
         for (long[] position : positions.values()) {
             if (position[0] > offset) {
                 position[0] = offset;
@@ -49,11 +49,11 @@ final class ScanPositions {
         }
     }
 
-    void clear() {
+    public void clear() {
         positions.clear();
     }
 
-    int size() {
+    public int size() {
         return positions.size();
     }
 }

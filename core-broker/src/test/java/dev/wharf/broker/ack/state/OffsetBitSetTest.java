@@ -1,4 +1,4 @@
-package dev.wharf.broker.ack;
+package dev.wharf.broker.ack.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
