@@ -320,7 +320,8 @@ final class SessionAcks {
         });
     }
 
-    private void awaitInFlight() {
+    /** Waits (bounded) until the acknowledgements sent in the background are confirmed. */
+    void awaitInFlight() {
         CompletableFuture<Void> all = CompletableFuture.allOf(inFlight.toArray(new CompletableFuture<?>[0]));
         try {
             all.get(waitMillis, TimeUnit.MILLISECONDS);

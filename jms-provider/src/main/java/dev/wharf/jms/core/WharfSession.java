@@ -535,6 +535,11 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         return browser;
     }
 
+    /** Before a browse: the session's own acknowledgements reach the broker first, so it does not see them. */
+    void settleAcknowledgements() {
+        acks.awaitInFlight();
+    }
+
     void browserClosed(WharfQueueBrowser browser) {
         browsers.remove(browser);
     }
