@@ -19,8 +19,7 @@ import java.util.NoSuchElementException;
 
 /**
  * Browses a queue (Jakarta Messaging 3.1, 8.8): the messages still on it for the queue's group (not
- * acknowledged. A browse first waits for the acknowledgements its own session sent, so it does not show
- * messages that session consumed. including those a consumer holds right now; expired ones not), in queue order within each broker
+ * acknowledged, including those a consumer holds right now; expired ones not), in queue order within each broker
  * queue, without consuming them or changing anything on the broker. Each enumeration is a new browse that reads
  * pages of up to 32 messages as it goes, so it reflects the queue as it is while being read. Browsed messages are
  * read-only, carry their previous deliveries in JMSXDeliveryCount (+1, as if delivered now) and cannot be
