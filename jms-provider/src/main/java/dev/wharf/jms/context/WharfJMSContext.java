@@ -6,7 +6,6 @@ import static dev.wharf.jms.error.JmsErrors.uncheckedRun;
 import dev.wharf.jms.core.WharfConnection;
 import dev.wharf.jms.core.WharfMessageConsumer;
 import dev.wharf.jms.core.WharfSession;
-import dev.wharf.jms.error.JmsErrors;
 import dev.wharf.jms.message.DeserializationPolicy;
 import dev.wharf.jms.message.WharfBytesMessage;
 import dev.wharf.jms.message.WharfMapMessage;

@@ -101,7 +101,7 @@ final class SessionDelivery implements Runnable {
                 session.lock.unlock();
             }
             try {
-                session.deliverToListener(consumer, message);
+                session.deliveries().deliverToListener(consumer, message);
             } catch (RuntimeException | Error e) {
                 LOG.error("Delivering a message of {} failed: {}", consumer, e.toString(), e);
             } finally {

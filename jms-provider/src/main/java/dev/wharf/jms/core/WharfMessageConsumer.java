@@ -166,10 +166,10 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
      * @param timeout 0 waits for ever, -1 does not wait
      */
     public <T> T receiveBody(Class<T> c, long timeout) throws JMSException {
-        session.checkReceiveAllowed(this);
+        session.deliveries().checkReceiveAllowed(this);
         Leased next = take(timeout <= 0 ? 0 : timeout, timeout < 0);
         while (next != null) {
-            WharfSession.Body<T> body = session.deliverBody(this, next, c);
+            SessionDeliveries.Body<T> body = session.deliveries().deliverBody(this, next, c);
             if (!body.dropped()) {
                 return body.value();
             }
@@ -179,13 +179,13 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
     }
 
     private Message receive(long timeout, boolean noWait) throws JMSException {
-        session.checkReceiveAllowed(this);
+        session.deliveries().checkReceiveAllowed(this);
         while (true) {
             Leased next = take(timeout, noWait);
             if (next == null) {
                 return null;
             }
-            Message m = session.deliverToReceiver(this, next);
+            Message m = session.deliveries().deliverToReceiver(this, next);
             if (m != null) {
                 return m;
             }
@@ -209,7 +209,7 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
                 if (started) {
                     Leased l = buffer.pollFirst();
                     if (l != null) {
-                        session.receiving(this);
+                        session.deliveries().receiving(this);
                         return l;
                     }
                 }
@@ -372,7 +372,7 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
         if (closed) {
             return;
         }
-        session.closeConsumer(this);
+        session.subscriptions().closeConsumer(this);
     }
 
     /** Marks the consumer closed and empties it; the session finishes the rest. Caller holds the lock. */

@@ -1,19 +1,14 @@
 package dev.wharf.jms.core;
 
-import dev.wharf.client.ack.AckConsumer;
-import dev.wharf.jms.destination.DestinationKind;
+import dev.wharf.client.ack.PoppedMessage;
 import dev.wharf.jms.destination.Destinations;
 import dev.wharf.jms.destination.WharfDestination;
 import dev.wharf.jms.destination.WharfQueue;
-import dev.wharf.jms.destination.WharfTemporaryDestination;
 import dev.wharf.jms.destination.WharfTopic;
-import dev.wharf.jms.engine.ActiveSubscriptions;
 import dev.wharf.jms.engine.BrokerLink;
 import dev.wharf.jms.engine.LeaseKeeper;
 import dev.wharf.jms.engine.Leased;
-import dev.wharf.jms.engine.SubscriptionNames;
 import dev.wharf.jms.error.JmsErrors;
-import dev.wharf.jms.message.BodyType;
 import dev.wharf.jms.message.MessageAcknowledger;
 import dev.wharf.jms.message.WharfBytesMessage;
 import dev.wharf.jms.message.WharfMapMessage;
@@ -21,7 +16,6 @@ import dev.wharf.jms.message.WharfMessage;
 import dev.wharf.jms.message.WharfObjectMessage;
 import dev.wharf.jms.message.WharfStreamMessage;
 import dev.wharf.jms.message.WharfTextMessage;
-import dev.wharf.jms.message.WireProperties;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.CompletionListener;
 import jakarta.jms.Destination;
@@ -31,7 +25,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
-import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageListener;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.ObjectMessage;
@@ -50,10 +43,7 @@ import jakarta.jms.TopicPublisher;
 import jakarta.jms.TopicSession;
 import jakarta.jms.TopicSubscriber;
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -88,6 +78,8 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     private final long redeliveryDelay;
     private final SessionSender sender;
     private final SessionAcks acks;
+    private final SessionDeliveries deliveries;
+    private final SessionSubscriptions subscriptions;
     private final SessionDelivery delivery;
     private final MessageAcknowledger acknowledger = this::acknowledgeFromMessage;
     private final LeaseKeeper.Holder holder;
@@ -95,7 +87,6 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     private final List<WharfMessageConsumer> consumers = new CopyOnWriteArrayList<>();
     private final List<WharfQueueBrowser> browsers = new CopyOnWriteArrayList<>();
     private final Object closeLock = new Object();
-    private int receivesInProgress;
     private volatile boolean closed;
 
     WharfSession(WharfConnection connection, int id, int mode, Domain domain) {
@@ -107,6 +98,8 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         this.redeliveryDelay = link.options().getRedeliveryDelay();
         this.sender = new SessionSender(this, connection);
         this.acks = new SessionAcks(this, mode, redeliveryDelay, 2L * link.clientConfig().getMqClientApiTimeout());
+        this.deliveries = new SessionDeliveries(this, connection, acks, mode, redeliveryDelay, acknowledger);
+        this.subscriptions = new SessionSubscriptions(this, connection);
         this.delivery = new SessionDelivery(this, "wharf-jms-session-" + link.connectionId().substring(24) + "-" + id);
         this.holder = new LeaseKeeper.Holder() {
             @Override
@@ -366,14 +359,7 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     public MessageConsumer createConsumer(Destination destination, String messageSelector, boolean noLocal)
             throws JMSException {
         checkOpen();
-        WharfDestination d = consumable(destination);
-        if (d.kind().isQueue()) {
-            return open(ConsumerSpec.queue(d, messageSelector));
-        }
-        ConsumerSpec spec = ConsumerSpec.subscription(d, SubscriptionNames.privateGroup(), messageSelector, noLocal,
-                ConsumerSpec.Kind.SUBSCRIBER);
-        link().anchorGroup(spec.group(), spec.topic());
-        return open(spec);
+        return subscriptions.consumer(destination, messageSelector, noLocal);
     }
 
     @Override
@@ -389,7 +375,7 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     public MessageConsumer createSharedConsumer(Topic topic, String sharedSubscriptionName, String messageSelector)
             throws JMSException {
         checkDomain(Domain.ANY, "createSharedConsumer");
-        return subscribe(topic, sharedSubscriptionName, messageSelector, false, ConsumerSpec.Kind.SHARED);
+        return subscriptions.subscribe(topic, sharedSubscriptionName, messageSelector, false, ConsumerSpec.Kind.SHARED);
     }
 
     @Override
@@ -401,7 +387,8 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     public TopicSubscriber createDurableSubscriber(Topic topic, String name, String messageSelector, boolean noLocal)
             throws JMSException {
         checkDomain(Domain.TOPIC, "createDurableSubscriber");
-        return (TopicSubscriber) subscribe(topic, name, messageSelector, noLocal, ConsumerSpec.Kind.DURABLE);
+        return (TopicSubscriber) subscriptions.subscribe(topic, name, messageSelector, noLocal,
+                ConsumerSpec.Kind.DURABLE);
     }
 
     @Override
@@ -413,7 +400,7 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     public MessageConsumer createDurableConsumer(Topic topic, String name, String messageSelector, boolean noLocal)
             throws JMSException {
         checkDomain(Domain.TOPIC, "createDurableConsumer");
-        return subscribe(topic, name, messageSelector, noLocal, ConsumerSpec.Kind.DURABLE);
+        return subscriptions.subscribe(topic, name, messageSelector, noLocal, ConsumerSpec.Kind.DURABLE);
     }
 
     @Override
@@ -425,72 +412,7 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     public MessageConsumer createSharedDurableConsumer(Topic topic, String name, String messageSelector)
             throws JMSException {
         checkDomain(Domain.ANY, "createSharedDurableConsumer");
-        return subscribe(topic, name, messageSelector, false, ConsumerSpec.Kind.SHARED_DURABLE);
-    }
-
-    /**
-     * A consumer on a named subscription (8.3). An unshared durable subscription needs the client id and has one
-     * consumer at a time; a shared one is joined with the same topic and selector. A durable subscription named
-     * again with another topic starts over on that topic (the old one is deleted); its state on the broker
-     * survives disconnects and restarts until {@link #unsubscribe}.
-     */
-    private WharfMessageConsumer subscribe(Topic topic, String name, String messageSelector, boolean noLocal,
-                                           ConsumerSpec.Kind kind) throws JMSException {
-        WharfDestination d = consumable(topic);
-        if (d.kind() != DestinationKind.TOPIC) {
-            throw new InvalidDestinationException("A " + (kind.durable ? "durable" : "shared") + " subscription needs"
-                    + " a topic that is not temporary; " + d + " is a " + d.kind().label() + ".");
-        }
-        if (name == null || name.isEmpty()) {
-            throw new InvalidDestinationException("The subscription name is " + (name == null ? "null" : "empty")
-                    + "; give the subscription a name.");
-        }
-        String clientId = connection.clientIdOrNull();
-        String group;
-        String description;
-        String other = null;
-        switch (kind) {
-            case DURABLE -> {
-                if (clientId == null) {
-                    throw new IllegalStateException("The durable subscription \"" + name + "\" needs a client id;"
-                            + " set one on the connection (or the factory) first, or use a shared durable"
-                            + " subscription.");
-                }
-                group = SubscriptionNames.durable(clientId, name);
-                other = SubscriptionNames.sharedDurable(clientId, name);
-                description = "durable subscription \"" + name + "\" of client id " + clientId;
-            }
-            case SHARED_DURABLE -> {
-                group = SubscriptionNames.sharedDurable(clientId, name);
-                other = clientId == null ? null : SubscriptionNames.durable(clientId, name);
-                description = "shared durable subscription \"" + name + "\"";
-            }
-            default -> {
-                group = SubscriptionNames.shared(clientId, name);
-                description = "shared subscription \"" + name + "\"";
-            }
-        }
-        ConsumerSpec spec = ConsumerSpec.subscription(d, group, messageSelector, noLocal, kind);
-        ActiveSubscriptions.open(group, new ActiveSubscriptions.Terms(d.getName(), spec.selectorText(), noLocal),
-                kind.shared, description);
-        try {
-            if (other != null && (ActiveSubscriptions.isActive(other) || !link().groupTopics(other).isEmpty())) {
-                throw new JMSException("A " + (kind.shared ? "durable" : "shared durable") + " subscription with"
-                        + " the name \"" + name + "\"" + (clientId == null ? "" : " and client id " + clientId)
-                        + " exists; shared and unshared durable subscriptions cannot share a name. Unsubscribe it"
-                        + " or choose another name.");
-            }
-            if (kind.durable) {
-                Map<String, Set<String>> existing = link().groupTopics(group);
-                existing.values().forEach(topics -> topics.remove(d.getName()));
-                link().deleteGroupState(group, existing);
-            }
-            link().anchorGroup(group, d.getName());
-            return open(spec);
-        } catch (JMSException | RuntimeException e) {
-            ActiveSubscriptions.close(group);
-            throw e;
-        }
+        return subscriptions.subscribe(topic, name, messageSelector, false, ConsumerSpec.Kind.SHARED_DURABLE);
     }
 
     @Override
@@ -525,7 +447,7 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     @Override
     public QueueBrowser createBrowser(Queue queue, String messageSelector) throws JMSException {
         checkDomain(Domain.QUEUE, "createBrowser");
-        WharfDestination d = consumable(queue);
+        WharfDestination d = subscriptions.consumable(queue);
         if (!d.kind().isQueue()) {
             throw new InvalidDestinationException(d + " is not a queue; only queues can be browsed.");
         }
@@ -555,77 +477,46 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     @Override
     public void unsubscribe(String name) throws JMSException {
         checkDomain(Domain.TOPIC, "unsubscribe");
-        if (name == null || name.isEmpty()) {
-            throw new InvalidDestinationException("The subscription name is " + (name == null ? "null" : "empty")
-                    + "; give the name of the durable subscription to delete.");
-        }
-        String clientId = connection.clientIdOrNull();
-        List<String> groups = new ArrayList<>();
-        if (clientId != null) {
-            groups.add(SubscriptionNames.durable(clientId, name));
-        }
-        groups.add(SubscriptionNames.sharedDurable(clientId, name));
-        for (String g : groups) {
-            if (ActiveSubscriptions.isActive(g)) {
-                throw new IllegalStateException("The durable subscription \"" + name + "\" has an active consumer;"
-                        + " close it before unsubscribing.");
-            }
-            if (acks.holds(g)) {
-                throw new IllegalStateException("Messages of the durable subscription \"" + name + "\" wait for"
-                        + " acknowledgement or commit in this session; finish them before unsubscribing.");
-            }
-        }
-        boolean found = false;
-        for (String g : groups) {
-            Map<String, Set<String>> state = link().groupTopics(g);
-            if (!state.isEmpty()) {
-                link().deleteGroupState(g, state);
-                found = true;
-            }
-        }
-        if (!found) {
-            throw new InvalidDestinationException("There is no durable subscription named \"" + name + "\""
-                    + (clientId == null ? " without a client id" : " for client id " + clientId) + "; check the"
-                    + " name and the client id.");
-        }
+        subscriptions.unsubscribe(name, acks);
     }
 
-    private WharfMessageConsumer open(ConsumerSpec spec) throws JMSException {
-        int prefetch = Math.min(AckConsumer.MAX_POP_NUMS, link().options().getPullBatchSize());
-        WharfMessageConsumer c = new WharfMessageConsumer(this, spec, link().ackConsumer(spec.group()), prefetch);
+    SessionDeliveries deliveries() {
+        return deliveries;
+    }
+
+    SessionSubscriptions subscriptions() {
+        return subscriptions;
+    }
+
+    /** Adds a new consumer. */
+    void consumerOpened(WharfMessageConsumer consumer) throws IllegalStateException {
         lock.lock();
         try {
             checkOpen();
-            consumers.add(c);
+            consumers.add(consumer);
         } finally {
             lock.unlock();
         }
-        return c;
     }
 
     /**
-     * The destination a consumer may read.
+     * Closes a consumer: waits for its running listener unless that listener is the caller, marks it closed and
+     * removes it.
      *
-     * @throws InvalidDestinationException for null, a deleted temporary destination, or a temporary destination
-     *                                     another connection created
+     * @return its buffered messages (to give back), or null when it was closed already
      */
-    private WharfDestination consumable(Destination destination) throws JMSException {
-        if (destination == null) {
-            throw new InvalidDestinationException("The destination is null; give the queue or topic to consume from.");
-        }
-        WharfDestination d = Destinations.toWharf(destination);
-        if (d instanceof WharfTemporaryDestination t) {
-            if (!connection.created(t)) {
-                throw new InvalidDestinationException("The " + t.kind().label() + " " + t.getName() + " was created"
-                        + " by another connection; only the connection that created a temporary destination may"
-                        + " consume from it.");
+    List<PoppedMessage> consumerClosing(WharfMessageConsumer consumer) {
+        delivery.awaitIdle(consumer);
+        lock.lock();
+        try {
+            if (consumer.isClosed()) {
+                return null;
             }
-            if (t.isDeleted()) {
-                throw new InvalidDestinationException("The " + t.kind().label() + " " + t.getName() + " was"
-                        + " deleted; create a new one.");
-            }
+            consumers.remove(consumer);
+            return consumer.markClosed();
+        } finally {
+            lock.unlock();
         }
-        return d;
     }
 
     boolean hasConsumerOn(WharfDestination destination) {
@@ -665,157 +556,6 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         delivery.ensureStarted();
     }
 
-    /**
-     * Refuses a receive while the session delivers to message listeners: such a session belongs to its delivery
-     * thread (6.2.4).
-     */
-    void checkReceiveAllowed(WharfMessageConsumer consumer) throws JMSException {
-        if (consumer.isClosed()) {
-            throw JmsErrors.closed("message consumer");
-        }
-        checkOpen();
-        for (WharfMessageConsumer c : consumers) {
-            if (c.listener() != null) {
-                throw new IllegalStateException("This session delivers messages to a message listener, so its"
-                        + " consumers cannot receive synchronously; use another session for receive().");
-            }
-        }
-    }
-
-    /** A receive took a message from the buffer (caller holds the lock). */
-    void receiving(WharfMessageConsumer consumer) {
-        receivesInProgress++;
-    }
-
-    private void received() {
-        lock.lock();
-        try {
-            receivesInProgress--;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Hands a message to a receive: checked, converted and acknowledged per the mode; null when dropped. */
-    Message deliverToReceiver(WharfMessageConsumer consumer, Leased l) {
-        try {
-            WharfMessage m = prepare(consumer, l);
-            if (m != null) {
-                acks.received(l);
-            }
-            return m;
-        } finally {
-            received();
-        }
-    }
-
-    /** What a receiveBody got: a body, or nothing because the message was dropped (expired, own). */
-    record Body<T>(boolean dropped, T value) {
-    }
-
-    /**
-     * Hands a message's body to the simplified API's receiveBody (see
-     * {@link WharfMessageConsumer#receiveBody}).
-     */
-    <T> Body<T> deliverBody(WharfMessageConsumer consumer, Leased l, Class<T> type) throws JMSException {
-        try {
-            WharfMessage m = prepare(consumer, l);
-            if (m == null) {
-                return new Body<>(true, null);
-            }
-            T value;
-            try {
-                if (m.bodyType() == BodyType.MESSAGE || m.bodyType() == BodyType.STREAM) {
-                    throw new MessageFormatException("receiveBody cannot return the body of a " + (m.bodyType()
-                            == BodyType.MESSAGE ? "message without a body" : "stream message") + "; use receive().");
-                }
-                value = m.getBody(type);
-            } catch (MessageFormatException e) {
-                if (mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE) {
-                    consumer.pushBack(l);
-                } else {
-                    acks.received(l);
-                }
-                throw e;
-            }
-            acks.received(l);
-            return new Body<>(false, value);
-        } finally {
-            received();
-        }
-    }
-
-    /** Hands a message to its consumer's listener, on the delivery thread. */
-    void deliverToListener(WharfMessageConsumer consumer, Leased l) {
-        MessageListener listener = consumer.listener();
-        if (listener == null) {
-            consumer.pushBack(l);
-            return;
-        }
-        WharfMessage m = prepare(consumer, l);
-        if (m == null) {
-            return;
-        }
-        acks.beforeListener(l);
-        boolean failed = false;
-        try {
-            listener.onMessage(m);
-        } catch (RuntimeException e) {
-            failed = true;
-            LOG.warn("The message listener of {} threw {}; {}", consumer, e.toString(),
-                    mode == AUTO_ACKNOWLEDGE || mode == DUPS_OK_ACKNOWLEDGE ? "the message will be delivered again"
-                            : "the session goes on with the next message");
-        }
-        if (acks.afterListener(l, failed) && redeliveryDelay == 0) {
-            List<dev.wharf.client.ack.PoppedMessage> buffered;
-            lock.lock();
-            try {
-                buffered = consumer.drain();
-            } finally {
-                lock.unlock();
-            }
-            SessionAcks.release(consumer.group(), buffered, 0, false).join();
-        }
-    }
-
-    /**
-     * Checks a popped message and turns it into the application's message: expired messages and, for noLocal
-     * consumers, this connection's own are acknowledged and dropped (null); a message that cannot be read is
-     * given back as delivered, so it reaches the dead-letter queue after maxReconsumeTimes.
-     */
-    private WharfMessage prepare(WharfMessageConsumer consumer, Leased l) {
-        dev.wharf.client.ack.PoppedMessage pm = l.message();
-        String expiration = pm.getProperty(WireProperties.EXPIRATION);
-        if (expiration != null && isPast(expiration)) {
-            acks.discard(l);
-            return null;
-        }
-        if (consumer.spec().noLocal() && link().connectionId().equals(pm.getProperty(WireProperties.CONNECTION_ID))) {
-            acks.discard(l);
-            return null;
-        }
-        try {
-            return connection.codec().fromWharf(pm, Math.max(1, pm.deliveryCount()), consumer.spec().destination(),
-                    acknowledger);
-        } catch (JMSException | RuntimeException e) {
-            LOG.warn("A message of {} cannot be read ({}); it is given back and will reach the dead-letter queue"
-                    + " %DLQ%{} after {} deliveries", consumer.spec().destination(), e.getMessage(),
-                    consumer.spec().group(), link().options().getMaxReconsumeTimes() + 1);
-            SessionAcks.release(l.group(), List.of(pm), 0, true);
-            return null;
-        }
-    }
-
-    private static boolean isPast(String expiration) {
-        try {
-            long at = Long.parseLong(expiration);
-            return at > 0 && at <= System.currentTimeMillis();
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
     /** What Message.acknowledge() does for the messages of this session. */
     private void acknowledgeFromMessage(WharfMessage message) throws JMSException {
         if (closed) {
@@ -823,54 +563,6 @@ public class WharfSession implements Session, QueueSession, TopicSession {
                     + " acknowledged (they will be delivered again).");
         }
         acks.acknowledge();
-    }
-
-    /**
-     * Closes a consumer (from {@link WharfMessageConsumer#close()}): waits for its running listener unless that
-     * listener is the caller, gives its buffer back, and ends a non-durable subscription.
-     */
-    void closeConsumer(WharfMessageConsumer consumer) throws JMSException {
-        delivery.awaitIdle(consumer);
-        List<dev.wharf.client.ack.PoppedMessage> buffered;
-        lock.lock();
-        try {
-            if (consumer.isClosed()) {
-                return;
-            }
-            buffered = consumer.markClosed();
-            consumers.remove(consumer);
-        } finally {
-            lock.unlock();
-        }
-        SessionAcks.release(consumer.group(), buffered, 0, false);
-        endSubscription(consumer);
-    }
-
-    /** After a consumer closed: a private subscription is deleted, a named one loses a consumer. */
-    private void endSubscription(WharfMessageConsumer consumer) {
-        ConsumerSpec spec = consumer.spec();
-        switch (spec.kind()) {
-            case SUBSCRIBER -> deleteState(spec);
-            case SHARED -> {
-                ActiveSubscriptions.close(spec.group());
-                if (!ActiveSubscriptions.isActive(spec.group())) {
-                    deleteState(spec);
-                }
-            }
-            case DURABLE, SHARED_DURABLE -> ActiveSubscriptions.close(spec.group());
-            default -> {
-            }
-        }
-    }
-
-    private void deleteState(ConsumerSpec spec) {
-        try {
-            link().ackConsumer(spec.group()).deleteGroup(spec.topic());
-        } catch (Exception e) {
-            LOG.debug("Could not delete the state of subscription group {}: {}", spec.group(), e.toString());
-        } finally {
-            link().dropGroup(spec.group());
-        }
     }
 
     // ---------------------------------------------------------------- destinations
@@ -1017,12 +709,12 @@ public class WharfSession implements Session, QueueSession, TopicSession {
             lock.unlock();
         }
         delivery.awaitIdle(null);
-        awaitReceives();
+        deliveries.awaitReceives();
         try {
             sender.close();
         } finally {
             for (WharfMessageConsumer c : consumers) {
-                List<dev.wharf.client.ack.PoppedMessage> buffered;
+                List<PoppedMessage> buffered;
                 lock.lock();
                 try {
                     buffered = c.markClosed();
@@ -1030,7 +722,7 @@ public class WharfSession implements Session, QueueSession, TopicSession {
                     lock.unlock();
                 }
                 SessionAcks.release(c.group(), buffered, 0, false);
-                endSubscription(c);
+                subscriptions.endSubscription(c);
             }
             consumers.clear();
             acks.close();
@@ -1041,17 +733,6 @@ public class WharfSession implements Session, QueueSession, TopicSession {
             producers.forEach(WharfMessageProducer::closeQuietly);
             producers.clear();
             connection.sessionClosed(this);
-        }
-    }
-
-    private void awaitReceives() {
-        lock.lock();
-        try {
-            while (receivesInProgress > 0) {
-                changed.awaitUninterruptibly();
-            }
-        } finally {
-            lock.unlock();
         }
     }
 
