@@ -101,6 +101,14 @@ final class ScheduledPutter {
         return outcome;
     }
 
+    /** Notes a scheduled entry whose queue unit is gone (cleaned up with old files). */
+    Outcome gone(int queueId, long queueOffset) {
+        skipped++;
+        log.warn("Scheduled message {}:{} is gone from its queue (cleaned up); it cannot be delivered", queueId,
+                queueOffset);
+        return Outcome.SKIPPED;
+    }
+
     private TopicConfig realTopic(String name) {
         TopicConfig config = topics.find(name);
         if (config != null) {

@@ -137,7 +137,7 @@ final class TimerDeliverer implements QueueUnitVisitor {
         long phy = store.getCommitLogOffsetInQueue(SystemTopics.SCHEDULE_TOPIC, queueId, queueOffset);
         ScheduledPutter.Outcome outcome;
         if (phy < 0) {
-            outcome = ScheduledPutter.Outcome.SKIPPED; // the unit is gone with cleaned-up files
+            outcome = putter.gone(queueId, queueOffset);
         } else if ((entry & ROLL) != 0) {
             outcome = putter.roll(queueOffset, phy);
         } else {
