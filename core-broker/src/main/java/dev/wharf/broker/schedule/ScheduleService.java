@@ -57,7 +57,7 @@ public final class ScheduleService implements BrokerService {
     private final long rollAfterMillis;
     private final LongSupplier clock;
     private final Loop loop = new Loop();
-    private TimerDeliverer timer;
+    private volatile TimerDeliverer timer;
 
     private volatile long plannedWake = Long.MAX_VALUE;
     private volatile long delivered;

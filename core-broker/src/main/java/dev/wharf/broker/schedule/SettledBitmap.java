@@ -34,6 +34,9 @@ final class SettledBitmap {
 
     private final Path dir;
     private final Map<Long, Segment> segments = new HashMap<>();
+    /** The segment last looked up: scans touch one segment a million times in a row. */
+    private long cachedNumber = -1;
+    private Segment cached;
 
     SettledBitmap(Path dir) {
         this.dir = dir;
@@ -42,6 +45,8 @@ final class SettledBitmap {
     /** Reads the segments from the one holding {@code from} on; older files are deleted. */
     void load(long from) throws IOException {
         segments.clear();
+        cached = null;
+        cachedNumber = -1;
         if (!Files.isDirectory(dir)) {
             return;
         }
@@ -71,18 +76,30 @@ final class SettledBitmap {
     }
 
     boolean isSet(long offset) {
-        Segment segment = segments.get(segmentOf(offset));
+        Segment segment = segment(segmentOf(offset), false);
         return segment != null && (segment.words[wordOf(offset)] & bitOf(offset)) != 0;
     }
 
     void set(long offset) {
-        Segment segment = segments.computeIfAbsent(segmentOf(offset), n -> new Segment());
+        Segment segment = segment(segmentOf(offset), true);
         int word = wordOf(offset);
         long bit = bitOf(offset);
         if ((segment.words[word] & bit) == 0) {
             segment.words[word] |= bit;
             segment.markDirty(word);
         }
+    }
+
+    private Segment segment(long number, boolean create) {
+        if (number == cachedNumber && cached != null) {
+            return cached;
+        }
+        Segment segment = create ? segments.computeIfAbsent(number, n -> new Segment()) : segments.get(number);
+        if (segment != null) {
+            cachedNumber = number;
+            cached = segment;
+        }
+        return segment;
     }
 
     /** Sets every bit of [from, to). */
@@ -116,7 +133,7 @@ final class SettledBitmap {
     long firstClear(long from, long to) {
         long offset = from;
         while (offset < to) {
-            Segment segment = segments.get(segmentOf(offset));
+            Segment segment = segment(segmentOf(offset), false);
             if (segment == null) {
                 return offset;
             }
@@ -138,6 +155,10 @@ final class SettledBitmap {
             Map.Entry<Long, Segment> entry = it.next();
             if (entry.getKey() < keepFrom) {
                 it.remove();
+                if (entry.getKey() == cachedNumber) {
+                    cached = null;
+                    cachedNumber = -1;
+                }
                 try {
                     Files.deleteIfExists(file(entry.getKey()));
                 } catch (IOException e) {
