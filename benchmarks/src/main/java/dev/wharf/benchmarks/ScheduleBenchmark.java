@@ -32,6 +32,9 @@ import java.util.stream.Stream;
  * lateness) and how late the listener saw it (receive time minus due time), as p50 / p99 / p99.9 / max, plus
  * the number delivered early (must be 0) or missing.
  *
+ * <p>With {@code --rebuild N} it measures something else: the broker's restart with N timer messages pending
+ * (due in two hours), i.e. how fast the timer index is rebuilt from the consume queue.
+ *
  * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ScheduleBenchmark}
  * with options in {@code -Dexec.args="--messages 100000 --spread-seconds 60 --dir /data/bench"}. {@code --dir}
  * defaults to a temporary folder, deleted afterwards.
@@ -42,6 +45,7 @@ public final class ScheduleBenchmark {
     private static final long NOT_SEEN = Long.MIN_VALUE;
 
     private int messages = 100_000;
+    private int rebuild;
     private int spreadSeconds = 60;
     private Path dir;
     private boolean deleteDir;
@@ -60,8 +64,9 @@ public final class ScheduleBenchmark {
                 case "--messages" -> messages = Integer.parseInt(require(args[i], value));
                 case "--spread-seconds" -> spreadSeconds = Integer.parseInt(require(args[i], value));
                 case "--dir" -> dir = Path.of(require(args[i], value));
+                case "--rebuild" -> rebuild = Integer.parseInt(require(args[i], value));
                 default -> throw new IllegalArgumentException("Unknown option " + args[i]
-                        + "; use --messages N, --spread-seconds S, --dir PATH.");
+                        + "; use --messages N, --spread-seconds S, --dir PATH, --rebuild N.");
             }
             i++;
         }
@@ -79,6 +84,10 @@ public final class ScheduleBenchmark {
     }
 
     private void run() throws Exception {
+        if (rebuild > 0) {
+            measureRebuild();
+            return;
+        }
         NameServer nameServer = NameServer.onPort(0);
         nameServer.start();
         BrokerSettings settings = BrokerSettings.defaults();
@@ -155,6 +164,53 @@ public final class ScheduleBenchmark {
         producer.shutdown();
         broker.shutdown();
         nameServer.shutdown();
+        if (deleteDir) {
+            deleteTree(dir);
+        }
+    }
+
+    private BrokerSettings standaloneSettings() {
+        BrokerSettings settings = BrokerSettings.defaults();
+        settings.store().setStorePathRootDir(dir.resolve("rebuild").toString());
+        settings.netty().setListenPort(0);
+        return settings;
+    }
+
+    /** Fills the timer queue through the store's send path, then times a clean restart. */
+    private void measureRebuild() throws Exception {
+        Broker broker = new Broker(standaloneSettings());
+        broker.start();
+        long due = System.currentTimeMillis() + 7_200_000;
+        dev.wharf.broker.schedule.DelayedMessageHook hook = broker.schedule().hook();
+        long fillStart = System.currentTimeMillis();
+        for (int i = 0; i < rebuild; i++) {
+            dev.wharf.store.MessageExtBrokerInner msg = new dev.wharf.store.MessageExtBrokerInner();
+            msg.setTopic(TOPIC);
+            msg.setBody(ByteBuffer.allocate(4).putInt(i).array());
+            msg.setBornTimestamp(System.currentTimeMillis());
+            msg.putProperty(dev.wharf.common.message.MessageProperties.DELIVER_TIME_MS,
+                    String.valueOf(due + i % 60_000));
+            String error = hook.route(msg);
+            if (error != null) {
+                throw new IllegalStateException(error);
+            }
+            if (!broker.store().putMessage(msg).isOk()) {
+                throw new IllegalStateException("put failed");
+            }
+        }
+        while (broker.schedule().timerPendingCount() < rebuild) {
+            Thread.sleep(50);
+        }
+        System.out.printf(Locale.ROOT, "Scheduled %,d timer messages in %,d ms%n", rebuild,
+                System.currentTimeMillis() - fillStart);
+        broker.shutdown();
+        Broker again = new Broker(standaloneSettings());
+        long start = System.nanoTime();
+        again.start();
+        long millis = (System.nanoTime() - start) / 1_000_000;
+        System.out.printf(Locale.ROOT, "Restart with %,d pending: broker start took %,d ms (index rebuilt: %,d pending)%n",
+                rebuild, millis, again.schedule().timerPendingCount());
+        again.shutdown();
         if (deleteDir) {
             deleteTree(dir);
         }
