@@ -97,7 +97,22 @@ public final class Broker {
         this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
                 settings.store().getFileReservedTime(), clock);
         hooks.add(schedule.hook());
-        services.add(schedule);
+        services.add(new BrokerService() {
+            @Override
+            public String name() {
+                return "scheduled delivery";
+            }
+
+            @Override
+            public void start() throws Exception {
+                schedule.start();
+            }
+
+            @Override
+            public void shutdown() {
+                schedule.shutdown();
+            }
+        });
         parts.topics.addListener(() -> {
             NameServerRegistrar r = registrar;
             if (r != null) {

@@ -1,6 +1,5 @@
 package dev.wharf.broker.schedule;
 
-import dev.wharf.broker.BrokerService;
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.JsonConfigFile;
 import dev.wharf.broker.topic.TopicConfigManager;
@@ -32,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * start the commit log is scanned from the recorded end (usually a second's worth of writes) and every
  * source found counts as delivered; then the timer index is rebuilt from the low-water mark.
  *
- * <p>Thread-safe: {@link #messageArrived} and the accessors may be called from any thread.
+ * <p>Lifecycle: {@link #start()} after the store started (it reads the store to catch up), {@link #shutdown()}
+ * before the store stops. Thread-safe: {@link #messageArrived} and the accessors may be called from any thread.
  */
-public final class ScheduleService implements BrokerService {
+public final class ScheduleService {
 
     private static final Logger log = LoggerFactory.getLogger(ScheduleService.class);
 
@@ -93,10 +93,6 @@ public final class ScheduleService implements BrokerService {
         return layout;
     }
 
-    @Override
-    public String name() {
-        return "scheduled delivery";
-    }
 
     /** Told by the dispatcher about every stored message; wakes the scheduler for one due sooner than planned. */
     public void messageArrived(String topic, int queueId, long tagsCode) {
@@ -105,7 +101,12 @@ public final class ScheduleService implements BrokerService {
         }
     }
 
-    @Override
+    /**
+     * Loads the progress, finds the deliveries made after it was saved, rebuilds the timer index and starts the
+     * schedule thread.
+     *
+     * @throws IOException the progress file exists but neither it nor its backup is readable
+     */
     public void start() throws IOException {
         long now = clock.getAsLong();
         ScheduleProgress progress = progressFile.load();
@@ -175,7 +176,7 @@ public final class ScheduleService implements BrokerService {
         return false;
     }
 
-    @Override
+    /** Stops the schedule thread, which writes the progress on its way out. */
     public void shutdown() {
         loop.shutdown(10_000);
     }
