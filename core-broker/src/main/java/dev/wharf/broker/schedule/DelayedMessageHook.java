@@ -68,29 +68,30 @@ public final class DelayedMessageHook implements PutMessageHook {
         }
         long now = clock.getAsLong();
         if (deliverAt != null || delayMs != null) {
-            long due;
+            long ahead;
             if (deliverAt != null) {
-                due = parse(deliverAt);
+                long due = parse(deliverAt);
                 if (due < 0) {
                     return "The property " + MessageProperties.DELIVER_TIME_MS + " is \"" + deliverAt + "\"; give the"
                             + " delivery time as epoch milliseconds (a whole number), e.g. " + (now + 60_000) + ".";
                 }
+                ahead = due - now;
             } else {
-                long delay = parse(delayMs);
-                if (delay < 0) {
+                ahead = parse(delayMs);
+                if (ahead < 0) {
                     return "The property " + MessageProperties.DELAY_MS + " is \"" + delayMs + "\"; give the delay"
                             + " in milliseconds as a whole number from 0 up.";
                 }
-                due = now + Math.min(delay, maxDelayMillis + 1);
             }
-            if (due - now > maxDelayMillis) {
-                return "The message asks for delivery in " + (due - now) / 1_000 + " s; this broker accepts delays"
-                        + " of at most " + maxDelayMillis / 1_000 + " s (timerMaxDelaySec). Choose an earlier"
-                        + " delivery time or raise timerMaxDelaySec on the broker.";
+            if (ahead > maxDelayMillis) {
+                return "The message asks for delivery in " + ahead / 1_000 + " s; this broker accepts delays of at"
+                        + " most " + maxDelayMillis / 1_000 + " s (timerMaxDelaySec). Choose an earlier delivery time"
+                        + " or raise timerMaxDelaySec on the broker.";
             }
+            long due = now + ahead;
             msg.removeProperty(MessageProperties.DELAY_MS);
             msg.removeProperty(MessageProperties.DELAY_TIME_LEVEL);
-            if (due - now <= DIRECT_DELIVERY_MILLIS) {
+            if (ahead <= DIRECT_DELIVERY_MILLIS) {
                 msg.removeProperty(MessageProperties.DELIVER_TIME_MS);
                 return null;
             }
