@@ -1,7 +1,11 @@
 package dev.wharf.broker;
 
+import dev.wharf.broker.ack.AckService;
+import dev.wharf.broker.ack.AckSettings;
+import dev.wharf.broker.ack.persist.AckStateDocument;
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.broker.config.JsonConfigFile;
 import dev.wharf.broker.group.ClientHousekeepingService;
 import dev.wharf.broker.group.ConsumerManager;
 import dev.wharf.broker.group.ProducerManager;
@@ -63,6 +67,7 @@ public final class Broker {
     private final LongSupplier clock = System::currentTimeMillis;
     private final BrokerParts parts;
     private final PullRequestHoldService holdService;
+    private final AckService ack;
     private final ClientHousekeepingService housekeeping;
     private final ScheduleService schedule;
     private final List<PutMessageHook> hooks = new CopyOnWriteArrayList<>();
@@ -119,7 +124,32 @@ public final class Broker {
                 r.requestRegistration();
             }
         });
-        BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock);
+        this.ack = new AckService(new AckSettings(config.getPopScanUnitsPerQueue(),
+                settings.store().getMaxTransferBytesOnMessageInMemory(), config.getPopLeaseScanInterval(),
+                config.getAckStateSnapshotInterval()), store, parts.topics, parts.subscriptionGroups,
+                JsonConfigFile.inConfigDir(settings.store().rootPath(), "ackState.json", AckStateDocument.class),
+                (topic, queueId, tagsCode) -> holdService.notifyMessageArriving(topic, queueId, Long.MAX_VALUE,
+                        tagsCode),
+                clock);
+        housekeeping.addChannelCloseListener(ack::channelClosed);
+        services.add(new BrokerService() {
+            @Override
+            public String name() {
+                return "acknowledgement state";
+            }
+
+            @Override
+            public void start() throws IOException {
+                ack.start();
+            }
+
+            @Override
+            public void shutdown() {
+                ack.shutdown();
+            }
+        });
+        BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock,
+                ack);
     }
 
     private static BrokerSettings validated(BrokerSettings settings) {
@@ -381,6 +411,11 @@ public final class Broker {
     /** Scheduled delivery (delay levels and arbitrary delivery times). */
     public ScheduleService schedule() {
         return schedule;
+    }
+
+    /** Acknowledgement-based consumption (pop, ack, peek) and its state. */
+    public AckService ack() {
+        return ack;
     }
 
     /** Pulls held by long polling now. */
