@@ -100,13 +100,18 @@ final class DeadLetterQueue {
     }
 
     private void send(MessageExt dead) throws ClientException, InterruptedException {
+        // retried messages name their topic in RETRY_TOPIC; dead letters of per-message acknowledgement (JMS)
+        // in DLQ_ORIGIN_TOPIC
         String original = dead.getProperty(MessageProperties.RETRY_TOPIC);
+        if (original == null) {
+            original = dead.getProperty(MessageProperties.DLQ_ORIGIN_TOPIC);
+        }
         if (original == null) {
             original = dead.getProperty(MessageProperties.REAL_TOPIC);
         }
         if (original == null || SystemTopics.isRetryTopic(original) || SystemTopics.isDlqTopic(original)) {
             throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "Dead letter " + dead.getMsgId() + " does not name"
-                    + " the topic it was first sent to (RETRY_TOPIC); send it again yourself.");
+                    + " the topic it was first sent to (RETRY_TOPIC or DLQ_ORIGIN_TOPIC); send it again yourself.");
         }
         TopicRouteData route = client.nameServer().route(original);
         String address = route == null ? null : targetAddress(route, dead.getBrokerName());
@@ -117,6 +122,11 @@ final class DeadLetterQueue {
         Map<String, String> properties = new HashMap<>(dead.getProperties());
         properties.remove(MessageProperties.RETRY_TOPIC);
         properties.remove(MessageProperties.FIRST_FAILURE_TIME);
+        properties.remove(MessageProperties.DLQ_ORIGIN_TOPIC);
+        properties.remove(MessageProperties.DLQ_ORIGIN_QUEUE_ID);
+        properties.remove(MessageProperties.DLQ_ORIGIN_QUEUE_OFFSET);
+        properties.remove(MessageProperties.DLQ_DELIVERY_COUNT);
+        properties.remove(MessageProperties.DLQ_REASON);
         properties.remove(MessageProperties.SCHEDULE_SOURCE);
         properties.remove(MessageProperties.DELAY_TIME_LEVEL);
         properties.remove(MessageProperties.MIN_OFFSET);
