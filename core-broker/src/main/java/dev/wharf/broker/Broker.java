@@ -12,7 +12,9 @@ import dev.wharf.broker.offset.ConsumerOffsetManager;
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.registry.NameServerRegistrar;
 import dev.wharf.broker.topic.TopicConfigManager;
+import dev.wharf.broker.transaction.TransactionSupport;
 import dev.wharf.common.message.HostAddress;
+import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.body.RouteData.RegisterBrokerBody;
 import dev.wharf.protocol.header.RouteHeaders.RegisterBrokerRequest;
 import dev.wharf.remoting.NettyClientConfig;
@@ -69,6 +71,7 @@ public final class Broker {
     private final BrokerExecutors executors;
     private final ScheduledExecutorService scheduler;
     private final NettyRemotingServer server;
+    private final TransactionSupport transactions;
     private NettyRemotingClient namesrvClient;
     private volatile NameServerRegistrar registrar;
     private volatile long storeHost;
@@ -99,6 +102,12 @@ public final class Broker {
             }
         });
         BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock);
+        this.transactions = new TransactionSupport(config, store, parts.producers, settings.store().rootPath(),
+                () -> storeHost, clock);
+        hooks.add(transactions.halfMessageHook());
+        server.registerProcessor(RequestCode.END_TRANSACTION, transactions.endTransactionProcessor(),
+                transactions.endTransactionExecutor());
+        services.add(transactions.checkService());
     }
 
     private static BrokerSettings validated(BrokerSettings settings) {
@@ -257,6 +266,7 @@ public final class Broker {
         if (state == State.STOPPED || state == State.NEW) {
             if (state == State.NEW) {
                 executors.shutdown(0);
+                transactions.endTransactionExecutor().shutdownNow();
                 scheduler.shutdownNow();
             }
             state = State.STOPPED;
@@ -285,6 +295,7 @@ public final class Broker {
             }
         }
         startedServices.clear();
+        transactions.endTransactionExecutor().shutdownNow(); // already stopped by its service unless start failed early
         if (persist) {
             try {
                 parts.persist();
@@ -353,6 +364,11 @@ public final class Broker {
 
     public RebalanceLockManager locks() {
         return parts.locks;
+    }
+
+    /** Half-message transactions: open count and check progress. */
+    public TransactionSupport transactions() {
+        return transactions;
     }
 
     /** Pulls held by long polling now. */
