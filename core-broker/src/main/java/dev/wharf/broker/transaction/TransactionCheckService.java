@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -63,6 +64,7 @@ final class TransactionCheckService implements BrokerService {
     private final int checkMax;
     private final LongSupplier clock;
     private final Object persistLock = new Object();
+    private final AtomicLong rounds = new AtomicLong();
     private ScheduledExecutorService scheduler;
     private Progress persisted;
 
@@ -140,6 +142,12 @@ final class TransactionCheckService implements BrokerService {
         }
         sizes.sweep(index, now, Math.max(intervalMillis, timeoutMillis) * 2);
         persist();
+        rounds.incrementAndGet();
+    }
+
+    /** Rounds completed since start (diagnostics, tests). */
+    long rounds() {
+        return rounds.get();
     }
 
     private void check(OpenTransaction tx) {

@@ -6,6 +6,7 @@ import dev.wharf.store.MessageExtBrokerInner;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
@@ -172,7 +173,7 @@ final class TransactionResolver {
             }
             index.ended(tx, TransactionOutcome.DISCARD);
             log.warn("Discarded {} after {} check-backs without an answer; its messages are kept in {} (first half"
-                    + " stored at {})", tx, tx.checkTimes(), SystemTopics.TRANS_CHECK_MAX_TIME_TOPIC, tx.firstStoreTime());
+                    + " stored at {})", tx, tx.checkTimes(), SystemTopics.TRANS_CHECK_MAX_TIME_TOPIC, Instant.ofEpochMilli(tx.firstStoreTime()));
             return true;
         } finally {
             lock.unlock();

@@ -74,6 +74,11 @@ public final class TransactionSupport {
         return index.openCount();
     }
 
+    /** Check rounds completed since the broker started (diagnostics, tests). */
+    public long checkRounds() {
+        return checkService.rounds();
+    }
+
     /** The half queue offset below which every transaction ended, as last persisted (diagnostics, tests). */
     public long checkProgressOffset() {
         return checkService.persistedProgressOffset();
