@@ -276,17 +276,17 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public PutMessageResult putMessage(MessageExtBrokerInner msg) {
-        return putter.put(msg).join();
-    }
-
-    @Override
-    public CompletableFuture<PutMessageResult> asyncPutMessage(MessageExtBrokerInner msg) {
         return putter.put(msg);
     }
 
     @Override
+    public CompletableFuture<PutMessageResult> asyncPutMessage(MessageExtBrokerInner msg) {
+        return putter.putAsync(msg);
+    }
+
+    @Override
     public PutMessageResult putMessages(List<MessageExtBrokerInner> batch) {
-        return putter.putBatch(batch).join();
+        return putter.putBatch(batch);
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.wharf.store;
 
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.store.commitlog.AppendResult;
+import dev.wharf.store.commitlog.AppendStatus;
 import dev.wharf.store.commitlog.CommitLog;
 import dev.wharf.store.commitlog.GroupCommitService;
 import java.util.ArrayList;
@@ -26,38 +27,42 @@ final class MessagePutter {
         this.defaultStoreHost = HostAddress.pack(storeHost);
     }
 
-    CompletableFuture<PutMessageResult> put(MessageExtBrokerInner msg) {
-        if (msg == null) {
-            return failed(PutMessageStatus.MESSAGE_ILLEGAL, "The message is null; give a message to store.");
+    /** Stores one message, blocking for the disk when SYNC_FLUSH asks for it. */
+    PutMessageResult put(MessageExtBrokerInner msg) {
+        AppendResult result = append(msg);
+        if (!result.isOk()) {
+            return failed(result);
         }
-        String properties;
-        try {
-            properties = msg.encodedPropertiesChecked();
-        } catch (IllegalArgumentException e) {
-            return failed(PutMessageStatus.MESSAGE_ILLEGAL, e.getMessage());
-        }
-        if (msg.getStoreHost() == 0L) {
-            msg.setStoreHost(defaultStoreHost);
-        }
-        AppendResult result = commitLog.putMessage(msg, properties);
-        return complete(result, msg.getStoreHost(), msg.isWaitStoreMsgOK());
+        return finish(result, msg.getStoreHost(), msg.isWaitStoreMsgOK());
     }
 
-    CompletableFuture<PutMessageResult> putBatch(List<MessageExtBrokerInner> batch) {
+    /** Stores one message; the future completes once it is on disk (SYNC_FLUSH) or at once. */
+    CompletableFuture<PutMessageResult> putAsync(MessageExtBrokerInner msg) {
+        AppendResult result = append(msg);
+        if (!result.isOk()) {
+            return CompletableFuture.completedFuture(failed(result));
+        }
+        return finishAsync(result, msg.getStoreHost(), msg.isWaitStoreMsgOK());
+    }
+
+    PutMessageResult putBatch(List<MessageExtBrokerInner> batch) {
         if (batch == null || batch.isEmpty()) {
-            return failed(PutMessageStatus.MESSAGE_ILLEGAL, "The batch is empty; send at least one message.");
+            return failed(AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL,
+                    "The batch is empty; send at least one message."));
         }
         List<String> properties = new ArrayList<>(batch.size());
         boolean wait = false;
         for (int i = 0; i < batch.size(); i++) {
             MessageExtBrokerInner msg = batch.get(i);
             if (msg == null) {
-                return failed(PutMessageStatus.MESSAGE_ILLEGAL, "Message " + (i + 1) + " of the batch is null.");
+                return failed(AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL,
+                        "Message " + (i + 1) + " of the batch is null."));
             }
             try {
                 properties.add(msg.encodedPropertiesChecked());
             } catch (IllegalArgumentException e) {
-                return failed(PutMessageStatus.MESSAGE_ILLEGAL, "Message " + (i + 1) + " of the batch: " + e.getMessage());
+                return failed(AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL,
+                        "Message " + (i + 1) + " of the batch: " + e.getMessage()));
             }
             if (msg.getStoreHost() == 0L) {
                 msg.setStoreHost(defaultStoreHost);
@@ -65,32 +70,61 @@ final class MessagePutter {
             wait |= msg.isWaitStoreMsgOK();
         }
         AppendResult result = commitLog.putMessages(batch, properties);
-        return complete(result, batch.get(0).getStoreHost(), wait);
+        if (!result.isOk()) {
+            return failed(result);
+        }
+        return finish(result, batch.get(0).getStoreHost(), wait);
     }
 
-    private CompletableFuture<PutMessageResult> complete(AppendResult result, long storeHost, boolean waitForDisk) {
-        if (!result.isOk()) {
-            return failed(map(result), result.errorMessage());
+    /** Checks what the commit log cannot check and appends. */
+    private AppendResult append(MessageExtBrokerInner msg) {
+        if (msg == null) {
+            return AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL, "The message is null; give a message to store.");
         }
+        String properties;
+        try {
+            properties = msg.encodedPropertiesChecked();
+        } catch (IllegalArgumentException e) {
+            return AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL, e.getMessage());
+        }
+        if (msg.getStoreHost() == 0L) {
+            msg.setStoreHost(defaultStoreHost);
+        }
+        return commitLog.putMessage(msg, properties);
+    }
+
+    private AppendMessageResult appended(AppendResult result, long storeHost) {
         stats.recordPut(result.msgNum(), result.wroteBytes());
-        AppendMessageResult appended = new AppendMessageResult(result.wroteOffset(), result.wroteBytes(), storeHost,
-                result.storeTimestamp(), result.logicsOffset(), result.msgNum());
+        return new AppendMessageResult(result.wroteOffset(), result.wroteBytes(), storeHost, result.storeTimestamp(),
+                result.logicsOffset(), result.msgNum());
+    }
+
+    private PutMessageResult finish(AppendResult result, long storeHost, boolean waitForDisk) {
+        AppendMessageResult appended = appended(result, storeHost);
+        if (groupCommit == null || !waitForDisk) {
+            return PutMessageResult.ok(appended);
+        }
+        return groupCommit.waitForFlush(result.nextOffset()) ? PutMessageResult.ok(appended) : flushTimeout(appended);
+    }
+
+    private CompletableFuture<PutMessageResult> finishAsync(AppendResult result, long storeHost, boolean waitForDisk) {
+        AppendMessageResult appended = appended(result, storeHost);
         if (groupCommit == null || !waitForDisk) {
             return CompletableFuture.completedFuture(PutMessageResult.ok(appended));
         }
-        return groupCommit.submit(result.nextOffset()).thenApply(onDisk -> {
-            if (onDisk) {
-                return PutMessageResult.ok(appended);
-            }
-            stats.recordFlushTimeout();
-            return new PutMessageResult(PutMessageStatus.FLUSH_DISK_TIMEOUT, appended,
-                    "The message is stored but the disk did not confirm it within syncFlushTimeout.");
-        });
+        return groupCommit.submit(result.nextOffset())
+                .thenApply(onDisk -> onDisk ? PutMessageResult.ok(appended) : flushTimeout(appended));
     }
 
-    private CompletableFuture<PutMessageResult> failed(PutMessageStatus status, String message) {
+    private PutMessageResult flushTimeout(AppendMessageResult appended) {
+        stats.recordFlushTimeout();
+        return new PutMessageResult(PutMessageStatus.FLUSH_DISK_TIMEOUT, appended,
+                "The message is stored but the disk did not confirm it within syncFlushTimeout.");
+    }
+
+    private PutMessageResult failed(AppendResult result) {
         stats.recordPutFailure();
-        return CompletableFuture.completedFuture(PutMessageResult.failure(status, message));
+        return PutMessageResult.failure(map(result), result.errorMessage());
     }
 
     private static PutMessageStatus map(AppendResult result) {

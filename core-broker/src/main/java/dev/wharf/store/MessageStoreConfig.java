@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * Settings of the message store. Property names are RocketMQ's keys, so a broker config file binds to them
- * by name. Call {@link #validate()} before use (the store does on start).
+ * by name. Call {@link #validate()} before use (the store's constructor does). Not thread-safe: set everything
+ * before the store is created; the store reads the values once.
  */
 public final class MessageStoreConfig {
 
@@ -162,6 +163,11 @@ public final class MessageStoreConfig {
     /** The root folder as a path. */
     public Path rootPath() {
         return Path.of(storePathRootDir);
+    }
+
+    /** The {@code config/} folder of the store, where the broker keeps topics, offsets and delay offsets. */
+    public Path configDir() {
+        return rootPath().resolve("config");
     }
 
     public String getStorePathRootDir() {

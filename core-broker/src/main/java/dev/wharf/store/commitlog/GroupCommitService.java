@@ -7,38 +7,75 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SYNC_FLUSH with group commit: puts register the offset they need on disk and wait; this thread collects
- * every waiting request, forces the commit log once for the whole group and completes them all. While one
- * force runs, new requests pile up and share the next one, so the force rate stays bounded by the disk
- * rather than by the number of writers.
+ * SYNC_FLUSH with group commit: a put waits until its bytes are forced, and one force covers every put
+ * appended before it started.
  *
- * <p>Thread-safe: {@link #submit(long)} from any thread; the group is processed on this service's thread.
+ * <p>Blocking puts ({@link #waitForFlush(long)}) use a leader/follower scheme: the first waiter finding no
+ * force in progress becomes the leader and forces everything appended so far on its own thread; puts that
+ * arrive meanwhile wait, and when the force ends one of them leads the next force for all of them. No thread
+ * hand-off happens on the way to the disk, and the force rate is bounded by the disk, not by the number of
+ * writers. Asynchronous puts ({@link #submit(long)}) are queued to this service's thread, which takes part in
+ * the same scheme and completes their futures.
+ *
+ * <p>Timeouts: a blocking wait times out on the waiting thread; an asynchronous one is completed with false
+ * by this thread once its deadline has passed (neither needs a timer task per put).
+ *
+ * <p>Thread-safe. Forces are serialized: at most one thread forces the commit log at a time.
  */
 public final class GroupCommitService extends ServiceThread {
 
     private static final Logger log = LoggerFactory.getLogger(GroupCommitService.class);
+    /** Most yields a leader makes while appends keep landing before it forces. */
+    private static final int MAX_GATHER_YIELDS = 8;
 
     private final MappedFileQueue commitLog;
-    private final long timeoutMillis;
+    private final long timeoutNanos;
     private final LongAdder forces;
-    private final Object lock = new Object();
-    private List<CompletableFuture<Boolean>> writeFutures = new ArrayList<>();
-    private List<Long> writeOffsets = new ArrayList<>();
-    private List<CompletableFuture<Boolean>> readFutures = new ArrayList<>();
-    private List<Long> readOffsets = new ArrayList<>();
+    private final BooleanSupplier forceOnce;
+    private final ReentrantLock forceLock = new ReentrantLock();
+    private final Condition forceDone = forceLock.newCondition();
+    /** Whether a thread is forcing right now; guarded by {@link #forceLock}. */
+    private boolean forcing;
+
+    private final Object queueLock = new Object();
+    private List<Request> writeRequests = new ArrayList<>();
+    private List<Request> readRequests = new ArrayList<>();
+
+    private static final class Request {
+        final long nextOffset;
+        final long deadline;
+        final CompletableFuture<Boolean> future = new CompletableFuture<>();
+
+        Request(long nextOffset, long deadline) {
+            this.nextOffset = nextOffset;
+            this.deadline = deadline;
+        }
+    }
 
     /**
      * @param timeoutMillis how long a put waits for its force before it reports a timeout
      * @param forces        incremented once per force that moved the flush point
      */
     public GroupCommitService(MappedFileQueue commitLog, long timeoutMillis, LongAdder forces) {
+        this(commitLog, timeoutMillis, forces, () -> commitLog.flush(0));
+    }
+
+    /**
+     * @param forceOnce forces the next dirty file and says whether the flush point moved (the disk edge;
+     *                  tests stand in a slow disk here)
+     */
+    GroupCommitService(MappedFileQueue commitLog, long timeoutMillis, LongAdder forces, BooleanSupplier forceOnce) {
         this.commitLog = commitLog;
-        this.timeoutMillis = timeoutMillis;
+        this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         this.forces = forces;
+        this.forceOnce = forceOnce;
     }
 
     @Override
@@ -47,33 +84,110 @@ public final class GroupCommitService extends ServiceThread {
     }
 
     /**
+     * Blocks until everything below {@code nextOffset} is on disk or the timeout passes, forcing on this
+     * thread when no other thread is forcing.
+     *
+     * @return true when forced in time
+     */
+    public boolean waitForFlush(long nextOffset) {
+        return awaitFlushed(nextOffset, System.nanoTime() + timeoutNanos);
+    }
+
+    private boolean awaitFlushed(long nextOffset, long deadline) {
+        while (commitLog.getFlushedWhere() < nextOffset) {
+            forceLock.lock();
+            try {
+                while (forcing && commitLog.getFlushedWhere() < nextOffset) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    forceDone.awaitNanos(left);
+                }
+                if (commitLog.getFlushedWhere() >= nextOffset) {
+                    return true;
+                }
+                forcing = true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            } finally {
+                forceLock.unlock();
+            }
+            boolean moved = false;
+            try {
+                letAppendsLand();
+                moved = forceEverythingWritten();
+            } finally {
+                forceLock.lock();
+                try {
+                    forcing = false;
+                    forceDone.signalAll();
+                } finally {
+                    forceLock.unlock();
+                }
+            }
+            if (!moved && commitLog.getFlushedWhere() < nextOffset) {
+                return false; // the force failed (logged): do not spin on a broken disk
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The writers the last force released are usually microseconds away from their next append. Yield while
+     * appends keep arriving (a few times at most) so they join this force instead of waiting for the next
+     * one; a lone writer yields once, which costs about a microsecond.
+     */
+    private void letAppendsLand() {
+        long seen = commitLog.getMaxWrotePosition();
+        for (int i = 0; i < MAX_GATHER_YIELDS; i++) {
+            Thread.yield();
+            long now = commitLog.getMaxWrotePosition();
+            if (now == seen) {
+                return;
+            }
+            seen = now;
+        }
+    }
+
+    /** Forces every file up to what is written now; true when the flush point moved. */
+    private boolean forceEverythingWritten() {
+        boolean moved = false;
+        try {
+            while (forceOnce.getAsBoolean()) {
+                forces.increment();
+                moved = true;
+            }
+        } catch (RuntimeException e) {
+            log.error("Group commit force failed", e);
+        }
+        return moved;
+    }
+
+    /**
      * Waits (asynchronously) until everything below {@code nextOffset} is on disk.
      *
      * @return completes with true when forced, false when the timeout passed first
      */
     public CompletableFuture<Boolean> submit(long nextOffset) {
-        CompletableFuture<Boolean> future = new CompletableFuture<>();
         if (commitLog.getFlushedWhere() >= nextOffset) {
-            future.complete(Boolean.TRUE);
-            return future;
+            return CompletableFuture.completedFuture(Boolean.TRUE);
         }
-        synchronized (lock) {
-            writeFutures.add(future);
-            writeOffsets.add(nextOffset);
+        Request request = new Request(nextOffset, System.nanoTime() + timeoutNanos);
+        synchronized (queueLock) {
+            writeRequests.add(request);
         }
         wakeup();
-        return future.completeOnTimeout(Boolean.FALSE, timeoutMillis, TimeUnit.MILLISECONDS);
+        return request.future;
     }
 
     @Override
     protected void onWaitEnd() {
-        synchronized (lock) {
-            List<CompletableFuture<Boolean>> futures = writeFutures;
-            writeFutures = readFutures;
-            readFutures = futures;
-            List<Long> offsets = writeOffsets;
-            writeOffsets = readOffsets;
-            readOffsets = offsets;
+        synchronized (queueLock) {
+            List<Request> swap = writeRequests;
+            writeRequests = readRequests;
+            readRequests = swap;
         }
     }
 
@@ -81,55 +195,47 @@ public final class GroupCommitService extends ServiceThread {
     public void run() {
         while (!isStopped()) {
             waitForRunning(10);
-            doCommit();
+            commitQueued();
         }
         // complete whatever arrived during the last round
-        onWaitEnd();
-        doCommit();
-        onWaitEnd();
-        doCommit();
+        for (int i = 0; i < 2; i++) {
+            onWaitEnd();
+            commitQueued();
+        }
     }
 
-    private void doCommit() {
-        if (readFutures.isEmpty()) {
+    private void commitQueued() {
+        if (readRequests.isEmpty()) {
             return;
         }
         long target = 0;
-        for (Long offset : readOffsets) {
-            target = Math.max(target, offset);
+        long deadline = Long.MAX_VALUE;
+        for (Request request : readRequests) {
+            target = Math.max(target, request.nextOffset);
+            deadline = Math.min(deadline, request.deadline);
         }
-        try {
-            // a group may span several (small) files: one force per file, until the target is reached
-            while (commitLog.getFlushedWhere() < target && commitLog.flush(0)) {
-                forces.increment();
-            }
-        } catch (RuntimeException e) {
-            log.error("Group commit force failed", e);
-        }
+        awaitFlushed(target, deadline);
         long flushed = commitLog.getFlushedWhere();
-        List<CompletableFuture<Boolean>> retry = null;
-        List<Long> retryOffsets = null;
-        for (int i = 0; i < readFutures.size(); i++) {
-            CompletableFuture<Boolean> future = readFutures.get(i);
-            if (readOffsets.get(i) <= flushed) {
-                future.complete(Boolean.TRUE);
-            } else if (!future.isDone()) {
-                // not on disk yet (the force failed): try again next round until the put's timeout
+        long now = System.nanoTime();
+        List<Request> retry = null;
+        for (Request request : readRequests) {
+            if (request.nextOffset <= flushed) {
+                request.future.complete(Boolean.TRUE);
+            } else if (now - request.deadline >= 0) {
+                request.future.complete(Boolean.FALSE);
+            } else {
+                // not on disk yet (a force failed): try again next round until the deadline
                 if (retry == null) {
                     retry = new ArrayList<>();
-                    retryOffsets = new ArrayList<>();
                 }
-                retry.add(future);
-                retryOffsets.add(readOffsets.get(i));
+                retry.add(request);
             }
         }
+        readRequests.clear();
         if (retry != null) {
-            synchronized (lock) {
-                writeFutures.addAll(retry);
-                writeOffsets.addAll(retryOffsets);
+            synchronized (queueLock) {
+                writeRequests.addAll(retry);
             }
         }
-        readFutures.clear();
-        readOffsets.clear();
     }
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * calls are ignored). Reading the buffer after release is a bug: the memory may be unmapped.
  *
  * <p>The buffer is the caller's own slice (position 0, limit {@link #size()}); it may move its position.
+ * Not thread-safe except {@link #release()}, which any thread may call (once counts).
  */
 public final class SelectMappedBufferResult {
 

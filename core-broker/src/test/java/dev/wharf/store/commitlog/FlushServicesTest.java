@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -49,7 +50,7 @@ class FlushServicesTest {
                     for (int i = 0; i < perWriter; i++) {
                         MessageExt msg = CommitLogTest.message("Sync", 0, "x".repeat(200));
                         AppendResult r = commitLog.putMessage(msg, "");
-                        if (groupCommit.submit(r.nextOffset()).get(10, TimeUnit.SECONDS)) {
+                        if (groupCommit.waitForFlush(r.nextOffset())) {
                             onDisk++;
                         }
                         assertThat(commitLog.getFlushedWhere()).isGreaterThanOrEqualTo(r.nextOffset());
@@ -71,14 +72,65 @@ class FlushServicesTest {
     }
 
     @Test
-    void aPutWaitingTooLongTimesOut() throws Exception {
+    void putsBehindAHungForceTimeOut() throws Exception {
         commitLog = new CommitLog(dir.resolve("commitlog"), 64 * 1024, 4096);
-        // the service is not running, so nobody forces: the wait must end by timeout, not hang
-        GroupCommitService stalled = new GroupCommitService(commitLog.mappedFileQueue(), 100, new LongAdder());
-        AppendResult r = commitLog.putMessage(CommitLogTest.message("Sync", 0, "x"), "");
-        CompletableFuture<Boolean> wait = stalled.submit(r.nextOffset());
-        assertThat(wait.get(5, TimeUnit.SECONDS)).isFalse();
-        assertThat(commitLog.getFlushedWhere()).isZero();
+        CountDownLatch diskHangs = new CountDownLatch(1);
+        CountDownLatch forceStarted = new CountDownLatch(1);
+        // the disk edge: forces hang until released, as a stalled device would
+        GroupCommitService groupCommit = new GroupCommitService(commitLog.mappedFileQueue(), 100, new LongAdder(), () -> {
+            forceStarted.countDown();
+            try {
+                diskHangs.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return commitLog.mappedFileQueue().flush(0);
+        });
+        groupCommit.start();
+        try {
+            AppendResult first = commitLog.putMessage(CommitLogTest.message("Sync", 0, "first"), "");
+            CompletableFuture<Boolean> leader = CompletableFuture.supplyAsync(() -> groupCommit.waitForFlush(first.nextOffset()));
+            assertThat(forceStarted.await(10, TimeUnit.SECONDS)).as("the first waiter leads the force").isTrue();
+            AppendResult second = commitLog.putMessage(CommitLogTest.message("Sync", 0, "second"), "");
+            CompletableFuture<Boolean> async = groupCommit.submit(second.nextOffset());
+
+            long start = System.nanoTime();
+            assertThat(groupCommit.waitForFlush(second.nextOffset())).as("blocking wait behind the hung force").isFalse();
+            assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+            assertThat(async.get(10, TimeUnit.SECONDS)).as("asynchronous wait expires too").isFalse();
+
+            diskHangs.countDown();
+            assertThat(leader.get(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(groupCommit.waitForFlush(second.nextOffset())).isTrue();
+            assertThat(commitLog.getFlushedWhere()).isEqualTo(second.nextOffset());
+        } finally {
+            diskHangs.countDown();
+            groupCommit.shutdown();
+        }
+    }
+
+    @Test
+    void asyncWaitsAreCompletedByTheServiceThread() throws Exception {
+        commitLog = new CommitLog(dir.resolve("commitlog"), 64 * 1024, 4096);
+        LongAdder forces = new LongAdder();
+        GroupCommitService groupCommit = new GroupCommitService(commitLog.mappedFileQueue(), 5000, forces);
+        groupCommit.start();
+        try {
+            List<CompletableFuture<Boolean>> waits = new ArrayList<>();
+            long last = 0;
+            for (int i = 0; i < 50; i++) {
+                AppendResult r = commitLog.putMessage(CommitLogTest.message("Async", 0, "m" + i), "");
+                waits.add(groupCommit.submit(r.nextOffset()));
+                last = r.nextOffset();
+            }
+            for (CompletableFuture<Boolean> wait : waits) {
+                assertThat(wait.get(10, TimeUnit.SECONDS)).isTrue();
+            }
+            assertThat(commitLog.getFlushedWhere()).isGreaterThanOrEqualTo(last);
+            assertThat(forces.sum()).isBetween(1L, 50L);
+        } finally {
+            groupCommit.shutdown();
+        }
     }
 
     @Test

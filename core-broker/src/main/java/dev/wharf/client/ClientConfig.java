@@ -1,0 +1,181 @@
+package dev.wharf.client;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.util.Collections;
+import java.util.Objects;
+
+/**
+ * Settings shared by every producer, consumer and admin client built from it (RocketMQ's key names). Two clients
+ * whose {@link #buildClientId() client ids} are equal share one {@code ClientInstance}: one connection per broker,
+ * one route cache, one heartbeat - and the settings of the first of them to start (a later one with another
+ * NameServer address or API timeout is refused). Setters check their argument and say what a valid value is.
+ *
+ * <p>Not thread-safe; configure before starting a client. A started client keeps a copy.
+ */
+public class ClientConfig {
+
+    /** The instance name that stands for "this process" (the process id in the client id). */
+    public static final String DEFAULT_INSTANCE_NAME = "DEFAULT";
+
+    private String namesrvAddr;
+    private String instanceName = DEFAULT_INSTANCE_NAME;
+    private String clientIP = localAddress();
+    private int pollNameServerInterval = 30_000;
+    private int heartbeatBrokerInterval = 30_000;
+    private int persistConsumerOffsetInterval = 5_000;
+    private int mqClientApiTimeout = 3_000;
+    private int clientCallbackExecutorThreads = Runtime.getRuntime().availableProcessors();
+
+    /** NameServer addresses, {@code "host:port;host:port"}; a client fails over between them. */
+    public String getNamesrvAddr() {
+        return namesrvAddr;
+    }
+
+    public void setNamesrvAddr(String namesrvAddr) {
+        this.namesrvAddr = namesrvAddr == null ? null : namesrvAddr.trim();
+    }
+
+    /**
+     * Second half of the client id. Clients of one process with the same instance name share connections; give
+     * a consumer its own name to run several members of one consumer group in one process. {@value
+     * #DEFAULT_INSTANCE_NAME} means the process id.
+     */
+    public String getInstanceName() {
+        return instanceName;
+    }
+
+    public void setInstanceName(String instanceName) {
+        if (instanceName == null || instanceName.isBlank()) {
+            throw new IllegalArgumentException("instanceName must not be empty; use \"" + DEFAULT_INSTANCE_NAME
+                    + "\" for the process id or a name of your own");
+        }
+        if (instanceName.indexOf('@') >= 0 || instanceName.indexOf('/') >= 0 || instanceName.indexOf('\\') >= 0) {
+            throw new IllegalArgumentException("instanceName \"" + instanceName
+                    + "\" must not contain '@', '/' or '\\' (it becomes part of the client id and of file names)");
+        }
+        this.instanceName = instanceName.trim();
+    }
+
+    /** The address this client reports as its own (first half of the client id); a site-local IPv4 by default. */
+    public String getClientIP() {
+        return clientIP;
+    }
+
+    public void setClientIP(String clientIP) {
+        if (clientIP == null || clientIP.isBlank()) {
+            throw new IllegalArgumentException("clientIP must be an address such as 192.168.0.10");
+        }
+        this.clientIP = clientIP.trim();
+    }
+
+    /** How often the routes of the topics in use are refreshed from the NameServer, in ms. */
+    public int getPollNameServerInterval() {
+        return pollNameServerInterval;
+    }
+
+    public void setPollNameServerInterval(int pollNameServerInterval) {
+        this.pollNameServerInterval = atLeast("pollNameServerInterval", pollNameServerInterval, 10);
+    }
+
+    /** How often the client sends heartbeats (its groups and subscriptions) to every broker it knows, in ms. */
+    public int getHeartbeatBrokerInterval() {
+        return heartbeatBrokerInterval;
+    }
+
+    public void setHeartbeatBrokerInterval(int heartbeatBrokerInterval) {
+        this.heartbeatBrokerInterval = atLeast("heartbeatBrokerInterval", heartbeatBrokerInterval, 10);
+    }
+
+    /** How often consumers commit their offsets to the broker (or the local file in broadcasting), in ms. */
+    public int getPersistConsumerOffsetInterval() {
+        return persistConsumerOffsetInterval;
+    }
+
+    public void setPersistConsumerOffsetInterval(int persistConsumerOffsetInterval) {
+        this.persistConsumerOffsetInterval = atLeast("persistConsumerOffsetInterval", persistConsumerOffsetInterval, 10);
+    }
+
+    /** Timeout of the client's own requests (routes, heartbeats, offsets, admin), in ms. */
+    public int getMqClientApiTimeout() {
+        return mqClientApiTimeout;
+    }
+
+    public void setMqClientApiTimeout(int mqClientApiTimeout) {
+        this.mqClientApiTimeout = atLeast("mqClientApiTimeout", mqClientApiTimeout, 1);
+    }
+
+    /** Threads that complete asynchronous calls and run send callbacks and check-backs. */
+    public int getClientCallbackExecutorThreads() {
+        return clientCallbackExecutorThreads;
+    }
+
+    public void setClientCallbackExecutorThreads(int clientCallbackExecutorThreads) {
+        this.clientCallbackExecutorThreads = atLeast("clientCallbackExecutorThreads", clientCallbackExecutorThreads, 1);
+    }
+
+    /** {@code clientIP@instanceName}, with the process id for the default instance name. */
+    public String buildClientId() {
+        String name = DEFAULT_INSTANCE_NAME.equals(instanceName)
+                ? String.valueOf(ProcessHandle.current().pid()) : instanceName;
+        return clientIP + "@" + name;
+    }
+
+    /** An independent copy, so that a started client is not affected by later changes. */
+    public ClientConfig copy() {
+        ClientConfig c = new ClientConfig();
+        c.namesrvAddr = namesrvAddr;
+        c.instanceName = instanceName;
+        c.clientIP = clientIP;
+        c.pollNameServerInterval = pollNameServerInterval;
+        c.heartbeatBrokerInterval = heartbeatBrokerInterval;
+        c.persistConsumerOffsetInterval = persistConsumerOffsetInterval;
+        c.mqClientApiTimeout = mqClientApiTimeout;
+        c.clientCallbackExecutorThreads = clientCallbackExecutorThreads;
+        return c;
+    }
+
+    /** Whether two configurations would behave alike when sharing one client instance. */
+    public boolean sameConnectionSettings(ClientConfig other) {
+        return Objects.equals(namesrvAddr, other.namesrvAddr) && mqClientApiTimeout == other.mqClientApiTimeout;
+    }
+
+    @Override
+    public String toString() {
+        return "ClientConfig{namesrvAddr=" + namesrvAddr + ", clientId=" + buildClientId() + "}";
+    }
+
+    private static int atLeast(String name, int value, int min) {
+        if (value < min) {
+            throw new IllegalArgumentException(name + " must be at least " + min + ", got " + value);
+        }
+        return value;
+    }
+
+    /** A site-local IPv4 address if there is one, else any non-loopback IPv4, else 127.0.0.1. */
+    private static String localAddress() {
+        String fallback = null;
+        try {
+            for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (!nic.isUp() || nic.isLoopback() || nic.isVirtual()) {
+                    continue;
+                }
+                for (InetAddress address : Collections.list(nic.getInetAddresses())) {
+                    if (address instanceof Inet4Address) {
+                        if (address.isSiteLocalAddress()) {
+                            return address.getHostAddress();
+                        }
+                        if (fallback == null) {
+                            fallback = address.getHostAddress();
+                        }
+                    }
+                }
+            }
+        } catch (SocketException e) {
+            // no interface list: loopback is the honest answer
+        }
+        return fallback != null ? fallback : "127.0.0.1";
+    }
+}

@@ -1,0 +1,104 @@
+package dev.wharf.client.consumer.offset;
+
+import dev.wharf.client.ClientException;
+import dev.wharf.client.impl.ClientInstance;
+import dev.wharf.client.impl.OffsetApi;
+import dev.wharf.common.message.MessageQueue;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Offsets of a clustering group, committed to the broker that holds each queue. Thread-safe. */
+public final class RemoteOffsetStore implements OffsetStore {
+
+    private static final Logger log = LoggerFactory.getLogger(RemoteOffsetStore.class);
+
+    private final ClientInstance instance;
+    private final String group;
+    private final Map<MessageQueue, AtomicLong> offsets = new ConcurrentHashMap<>();
+    private final Map<MessageQueue, Long> persisted = new ConcurrentHashMap<>();
+
+    public RemoteOffsetStore(ClientInstance instance, String group) {
+        this.instance = instance;
+        this.group = group;
+    }
+
+    @Override
+    public void load() {
+        // offsets live on the brokers
+    }
+
+    @Override
+    public void updateOffset(MessageQueue mq, long offset, boolean increaseOnly) {
+        AtomicLong current = offsets.computeIfAbsent(mq, k -> new AtomicLong(offset));
+        if (increaseOnly) {
+            current.accumulateAndGet(offset, Math::max);
+        } else {
+            current.set(offset);
+        }
+    }
+
+    @Override
+    public long readOffset(MessageQueue mq, ReadOffsetType type) throws ClientException, InterruptedException {
+        if (type != ReadOffsetType.READ_FROM_STORE) {
+            AtomicLong current = offsets.get(mq);
+            if (current != null || type == ReadOffsetType.READ_FROM_MEMORY) {
+                return current == null ? NO_OFFSET : current.get();
+            }
+        }
+        String address = instance.requireMasterAddress(mq.brokerName(), mq.topic());
+        long offset = instance.offsetApi().queryConsumerOffset(address, group, mq.topic(), mq.queueId(),
+                instance.apiTimeoutMillis());
+        if (offset == OffsetApi.NO_OFFSET) {
+            return NO_OFFSET;
+        }
+        updateOffset(mq, offset, false);
+        persisted.put(mq, offset);
+        return offset;
+    }
+
+    @Override
+    public void persistAll(Set<MessageQueue> mqs) {
+        for (MessageQueue mq : mqs) {
+            try {
+                persist(mq);
+            } catch (ClientException e) {
+                log.warn("Group {}: committing the offset of {} failed: {}", group, mq, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    @Override
+    public void persist(MessageQueue mq) throws ClientException, InterruptedException {
+        AtomicLong current = offsets.get(mq);
+        if (current == null) {
+            return;
+        }
+        long offset = current.get();
+        Long last = persisted.get(mq);
+        if (last != null && last == offset) {
+            return;
+        }
+        String address = instance.requireMasterAddress(mq.brokerName(), mq.topic());
+        instance.offsetApi().updateConsumerOffset(address, group, mq.topic(), mq.queueId(), offset,
+                instance.apiTimeoutMillis());
+        persisted.put(mq, offset);
+    }
+
+    @Override
+    public void removeOffset(MessageQueue mq) {
+        offsets.remove(mq);
+        persisted.remove(mq);
+    }
+
+    @Override
+    public Set<MessageQueue> queues() {
+        return Set.copyOf(offsets.keySet());
+    }
+}

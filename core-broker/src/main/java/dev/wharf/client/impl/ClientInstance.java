@@ -1,0 +1,455 @@
+package dev.wharf.client.impl;
+
+import dev.wharf.client.ClientConfig;
+import dev.wharf.client.ClientException;
+import dev.wharf.client.TransactionCheckHandler;
+import dev.wharf.client.route.LatencyFaultTolerance;
+import dev.wharf.client.route.NameServerAddresses;
+import dev.wharf.client.route.TopicPublishInfo;
+import dev.wharf.common.message.MessageQueue;
+import dev.wharf.common.util.NamedThreadFactory;
+import dev.wharf.common.util.ServiceThread;
+import dev.wharf.protocol.RequestCode;
+import dev.wharf.protocol.body.Heartbeat.ConsumerData;
+import dev.wharf.protocol.body.Heartbeat.HeartbeatData;
+import dev.wharf.protocol.body.Heartbeat.ProducerData;
+import dev.wharf.remoting.NettyClientConfig;
+import dev.wharf.remoting.NettyRemotingClient;
+import dev.wharf.remoting.RemotingExecutors;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything the producers, consumers and admin clients of one client id share: the remoting client (one
+ * connection per broker and NameServer), NameServer failover, the route cache (refreshed every
+ * {@code pollNameServerInterval}), heartbeats to every broker of every cached route (every
+ * {@code heartbeatBrokerInterval}, and at once when a member starts), the rebalance thread (every 20 s and soon
+ * after NOTIFY_CONSUMER_IDS_CHANGED), offset persistence (every {@code persistConsumerOffsetInterval}), and the
+ * processors of broker-to-client requests (membership changes, transaction check-backs).
+ *
+ * <p>Obtained with {@link #acquire} and given back with {@link #release}: the instance starts with its first user
+ * and stops with its last. Thread-safe.
+ */
+public final class ClientInstance {
+
+    private static final Logger log = LoggerFactory.getLogger(ClientInstance.class);
+    private static final Map<String, ClientInstance> INSTANCES = new HashMap<>();
+
+    /** How often every consumer's queue assignment is recomputed even without a notification. */
+    public static final long REBALANCE_INTERVAL_MILLIS = 20_000;
+
+    private final String clientId;
+    private final ClientConfig config;
+    private final NettyRemotingClient remoting;
+    private final RemotingCalls calls;
+    private final NameServerApi nameServer;
+    private final MessageApi messageApi;
+    private final OffsetApi offsetApi;
+    private final GroupApi groupApi;
+    private final AdminApi adminApi;
+    private final LatencyFaultTolerance faults = new LatencyFaultTolerance();
+    private final ThreadPoolExecutor brokerRequestExecutor;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final RebalanceService rebalanceService = new RebalanceService();
+
+    private final ReentrantLock heartbeatLock = new ReentrantLock();
+    private final RouteTable routeTable;
+
+    private final Map<String, Boolean> producers = new ConcurrentHashMap<>();
+    private final Map<String, ConsumerMember> consumers = new ConcurrentHashMap<>();
+    private final Map<String, TransactionCheckHandler> checkHandlers = new ConcurrentHashMap<>();
+    private int references;
+
+    private ClientInstance(String clientId, ClientConfig config, NameServerAddresses nameServers) {
+        this.clientId = clientId;
+        this.config = config;
+        NettyClientConfig nettyConfig = new NettyClientConfig();
+        nettyConfig.setCallbackExecutorThreads(config.getClientCallbackExecutorThreads());
+        this.remoting = new NettyRemotingClient(nettyConfig);
+        this.calls = new RemotingCalls(remoting);
+        this.nameServer = new NameServerApi(calls, nameServers, config.getMqClientApiTimeout());
+        this.messageApi = new MessageApi(calls);
+        this.offsetApi = new OffsetApi(calls);
+        this.groupApi = new GroupApi(calls);
+        this.adminApi = new AdminApi(calls);
+        this.routeTable = new RouteTable(nameServer, config.getMqClientApiTimeout(), this::heartbeatSoon);
+        this.brokerRequestExecutor = RemotingExecutors.bounded("wharf-client-broker-requests", 2, 10_000);
+        this.scheduler = new ScheduledThreadPoolExecutor(2, new NamedThreadFactory("wharf-client-scheduler"));
+        this.scheduler.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * The running instance for the configuration's client id, started if this is its first user. Every
+     * successful call must be matched by one {@link #release()}.
+     *
+     * @throws ClientException when the NameServer address is missing or malformed, or the client id is already
+     *                         used with another NameServer address
+     */
+    public static ClientInstance acquire(ClientConfig config) throws ClientException {
+        String clientId = config.buildClientId();
+        synchronized (INSTANCES) {
+            ClientInstance existing = INSTANCES.get(clientId);
+            if (existing != null) {
+                if (!existing.config.sameConnectionSettings(config)) {
+                    throw new ClientException("The client id " + clientId + " is already in use with NameServer "
+                            + existing.config.getNamesrvAddr() + " (timeout " + existing.config.getMqClientApiTimeout()
+                            + " ms); give this client another ClientConfig.instanceName to use NameServer "
+                            + config.getNamesrvAddr() + ".");
+                }
+                existing.references++;
+                return existing;
+            }
+            NameServerAddresses nameServers;
+            try {
+                nameServers = NameServerAddresses.parse(config.getNamesrvAddr());
+            } catch (IllegalArgumentException e) {
+                throw new ClientException(e.getMessage(), e);
+            }
+            ClientInstance created = new ClientInstance(clientId, config.copy(), nameServers);
+            created.start();
+            created.references = 1;
+            INSTANCES.put(clientId, created);
+            return created;
+        }
+    }
+
+    /** Gives the instance back; the last release stops it. */
+    public void release() {
+        synchronized (INSTANCES) {
+            if (references <= 0) {
+                return;
+            }
+            if (--references > 0) {
+                return;
+            }
+            INSTANCES.remove(clientId, this);
+        }
+        shutdown();
+    }
+
+    private void start() {
+        remoting.registerProcessor(RequestCode.NOTIFY_CONSUMER_IDS_CHANGED,
+                new BrokerRequestProcessor(this), brokerRequestExecutor);
+        remoting.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE,
+                new BrokerRequestProcessor(this), brokerRequestExecutor);
+        remoting.start();
+        long poll = config.getPollNameServerInterval();
+        scheduler.scheduleWithFixedDelay(guarded("route refresh", this::refreshRoutes), poll, poll, TimeUnit.MILLISECONDS);
+        long beat = config.getHeartbeatBrokerInterval();
+        scheduler.scheduleWithFixedDelay(guarded("heartbeat", this::sendHeartbeatToAllBrokers), beat, beat,
+                TimeUnit.MILLISECONDS);
+        long persist = config.getPersistConsumerOffsetInterval();
+        scheduler.scheduleWithFixedDelay(guarded("offset persistence", this::persistAllOffsets), persist, persist,
+                TimeUnit.MILLISECONDS);
+        rebalanceService.start();
+        log.info("Client instance {} started (NameServer {})", clientId, nameServer.addresses());
+    }
+
+    private void shutdown() {
+        rebalanceService.shutdown(5_000);
+        scheduler.shutdownNow();
+        remoting.shutdown();
+        brokerRequestExecutor.shutdownNow();
+        log.info("Client instance {} shut down", clientId);
+    }
+
+    private Runnable guarded(String what, Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log.warn("Client {}: {} failed: {}", clientId, what, e.toString());
+            }
+        };
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    public String clientId() {
+        return clientId;
+    }
+
+    /** The instance's own copy of the configuration (do not modify). */
+    public ClientConfig config() {
+        return config;
+    }
+
+    public long apiTimeoutMillis() {
+        return config.getMqClientApiTimeout();
+    }
+
+    public NameServerApi nameServer() {
+        return nameServer;
+    }
+
+    public MessageApi messageApi() {
+        return messageApi;
+    }
+
+    public OffsetApi offsetApi() {
+        return offsetApi;
+    }
+
+    public GroupApi groupApi() {
+        return groupApi;
+    }
+
+    public AdminApi adminApi() {
+        return adminApi;
+    }
+
+    public LatencyFaultTolerance faults() {
+        return faults;
+    }
+
+    /** Runs short tasks that must not block I/O or the caller (check-backs, notifications). */
+    public ExecutorService brokerRequestExecutor() {
+        return brokerRequestExecutor;
+    }
+
+    // ------------------------------------------------------------------ members
+
+    /** @throws ClientException when this client id already has a producer of the group */
+    public void registerProducer(String group) throws ClientException {
+        if (producers.putIfAbsent(group, Boolean.TRUE) != null) {
+            throw new ClientException("A producer of group \"" + group + "\" is already started in client " + clientId
+                    + "; share that producer, or give this one another ClientConfig.instanceName.");
+        }
+    }
+
+    /** Forgets the producer group and tells every broker that this client left it. */
+    public void unregisterProducer(String group) {
+        if (producers.remove(group) != null) {
+            checkHandlers.remove(group);
+            unregisterFromBrokers(group, null);
+        }
+    }
+
+    /** @throws ClientException when this client id already has a consumer of the group */
+    public void registerConsumer(ConsumerMember member) throws ClientException {
+        if (consumers.putIfAbsent(member.groupName(), member) != null) {
+            throw new ClientException("A consumer of group \"" + member.groupName() + "\" is already started in client "
+                    + clientId + "; to run several members of one group in one process give each its own "
+                    + "ClientConfig.instanceName.");
+        }
+    }
+
+    /** Forgets the consumer group and tells every broker that this client left it (the group rebalances). */
+    public void unregisterConsumer(String group) {
+        ConsumerMember removed = consumers.remove(group);
+        if (removed != null && removed.heartbeatData() != null) {
+            unregisterFromBrokers(null, group);
+        }
+    }
+
+    /** Routes the broker's CHECK_TRANSACTION_STATE requests for {@code producerGroup} to {@code handler}. */
+    public void registerTransactionCheckHandler(String producerGroup, TransactionCheckHandler handler) {
+        checkHandlers.put(producerGroup, handler);
+    }
+
+    public void unregisterTransactionCheckHandler(String producerGroup) {
+        checkHandlers.remove(producerGroup);
+    }
+
+    TransactionCheckHandler checkHandler(String producerGroup) {
+        return producerGroup == null ? null : checkHandlers.get(producerGroup);
+    }
+
+    ConsumerMember consumer(String group) {
+        return consumers.get(group);
+    }
+
+    private void unregisterFromBrokers(String producerGroup, String consumerGroup) {
+        for (String address : routeTable.allBrokerAddresses()) {
+            try {
+                groupApi.unregisterClient(address, clientId, producerGroup, consumerGroup, apiTimeoutMillis());
+            } catch (ClientException e) {
+                log.warn("Client {} could not unregister from {}: {}", clientId, address, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ routes (see RouteTable)
+
+    /** The route cache. */
+    public RouteTable routes() {
+        return routeTable;
+    }
+
+    /** @see RouteTable#publishInfo */
+    public TopicPublishInfo publishInfo(String topic) throws ClientException, InterruptedException {
+        return routeTable.publishInfo(topic);
+    }
+
+    /** @see RouteTable#subscribeQueues */
+    public Set<MessageQueue> subscribeQueues(String topic) {
+        return routeTable.subscribeQueues(topic);
+    }
+
+    /** @see RouteTable#fetchSubscribeQueues */
+    public Set<MessageQueue> fetchSubscribeQueues(String topic) throws ClientException, InterruptedException {
+        return routeTable.fetchSubscribeQueues(topic);
+    }
+
+    /** @see RouteTable#updateRoute */
+    public boolean updateRoute(String topic) throws ClientException, InterruptedException {
+        return routeTable.updateRoute(topic);
+    }
+
+    /** @see RouteTable#masterAddress */
+    public String masterAddress(String brokerName) {
+        return routeTable.masterAddress(brokerName);
+    }
+
+    /** @see RouteTable#requireMasterAddress */
+    public String requireMasterAddress(String brokerName, String topic) throws ClientException, InterruptedException {
+        return routeTable.requireMasterAddress(brokerName, topic);
+    }
+
+    /** @see RouteTable#anyAddress */
+    public String anyAddress(String brokerName) {
+        return routeTable.anyAddress(brokerName);
+    }
+
+    /** @see RouteTable#clusterMasters */
+    public Map<String, String> clusterMasters() throws ClientException, InterruptedException {
+        return routeTable.clusterMasters();
+    }
+
+    /** A broker this client has not talked to yet joined a route: tell it our groups now, not in 30 s. */
+    private void heartbeatSoon() {
+        try {
+            scheduler.execute(guarded("heartbeat", this::sendHeartbeatToAllBrokers));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down
+        }
+    }
+
+    private void refreshRoutes() {
+        Set<String> topics = new LinkedHashSet<>(routeTable.topics());
+        for (ConsumerMember member : consumers.values()) {
+            topics.addAll(member.subscribedTopics());
+        }
+        List<String> failures = new ArrayList<>();
+        for (String topic : topics) {
+            try {
+                routeTable.updateRoute(topic);
+            } catch (ClientException e) {
+                failures.add(topic + ": " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (!failures.isEmpty()) {
+            log.warn("Client {} could not refresh {} route(s): {}", clientId, failures.size(), failures.get(0));
+        }
+    }
+
+    // ------------------------------------------------------------------ heartbeat, rebalance, offsets
+
+    /** Sends this client's groups to every known broker; failures are logged, one line per broker. */
+    public void sendHeartbeatToAllBrokers() {
+        Set<ProducerData> producerData = new HashSet<>();
+        producers.keySet().forEach(g -> producerData.add(new ProducerData(g)));
+        Set<ConsumerData> consumerData = new HashSet<>();
+        for (ConsumerMember member : consumers.values()) {
+            ConsumerData data = member.heartbeatData();
+            if (data != null) {
+                consumerData.add(data);
+            }
+        }
+        if (producerData.isEmpty() && consumerData.isEmpty()) {
+            return;
+        }
+        HeartbeatData heartbeat = new HeartbeatData(clientId, producerData, consumerData);
+        heartbeatLock.lock();
+        try {
+            for (Map.Entry<String, Map<Long, String>> broker : routeTable.brokerTable().entrySet()) {
+                for (Map.Entry<Long, String> node : broker.getValue().entrySet()) {
+                    if (consumerData.isEmpty() && node.getKey() != 0L) {
+                        continue; // producers only talk to masters
+                    }
+                    try {
+                        groupApi.heartbeat(node.getValue(), heartbeat, apiTimeoutMillis());
+                    } catch (ClientException e) {
+                        log.warn("Client {}: heartbeat to broker {} failed: {}", clientId, broker.getKey(),
+                                e.getMessage());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            heartbeatLock.unlock();
+        }
+    }
+
+    /** Asks the rebalance thread to run now (after a start, a subscription or a membership change). */
+    public void rebalanceSoon() {
+        rebalanceService.wakeup();
+    }
+
+    /** Asks for a rebalance after a delay (a queue lock that another member still holds). */
+    public void rebalanceLater(long delayMillis) {
+        try {
+            scheduler.schedule(rebalanceService::wakeup, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down
+        }
+    }
+
+    private void persistAllOffsets() {
+        for (ConsumerMember member : consumers.values()) {
+            try {
+                member.persistOffsets();
+            } catch (RuntimeException e) {
+                log.warn("Client {}: persisting offsets of group {} failed: {}", clientId, member.groupName(),
+                        e.toString());
+            }
+        }
+    }
+
+    /** One thread runs every consumer's rebalance, so a consumer's queue table has a single writer. */
+    private final class RebalanceService extends ServiceThread {
+
+        @Override
+        public String getServiceName() {
+            return "wharf-rebalance-" + clientId;
+        }
+
+        @Override
+        public void run() {
+            while (!isStopped()) {
+                waitForRunning(REBALANCE_INTERVAL_MILLIS);
+                if (isStopped()) {
+                    break;
+                }
+                for (ConsumerMember member : consumers.values()) {
+                    try {
+                        member.rebalance();
+                    } catch (RuntimeException e) {
+                        log.warn("Client {}: rebalance of group {} failed: {}", clientId, member.groupName(),
+                                e.toString());
+                    }
+                }
+            }
+        }
+    }
+}

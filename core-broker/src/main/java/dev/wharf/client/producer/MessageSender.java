@@ -1,0 +1,238 @@
+package dev.wharf.client.producer;
+
+import dev.wharf.client.ClientException;
+import dev.wharf.client.impl.ClientInstance;
+import dev.wharf.client.impl.RemotingCalls;
+import dev.wharf.client.route.TopicPublishInfo;
+import dev.wharf.common.message.MessageQueue;
+import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The producer's send paths: queue choice, retries, latency bookkeeping and the async in-flight bound. One per
+ * started producer; thread-safe.
+ */
+final class MessageSender {
+
+    /** Queue id that lets the broker choose (used before the topic has a route, when the broker creates it). */
+    private static final int BROKER_CHOOSES = -1;
+
+    private final Producer producer;
+    private final ClientInstance instance;
+    private final Semaphore asyncSlots;
+
+    MessageSender(Producer producer, ClientInstance instance, Semaphore asyncSlots) {
+        this.producer = producer;
+        this.instance = instance;
+        this.asyncSlots = asyncSlots;
+    }
+
+    SendResult sendSync(OutgoingMessage out, long timeoutMillis) throws ClientException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        TopicPublishInfo info = requirePublishInfo(out.topic);
+        int attempts = 1 + producer.getRetryTimesWhenSendFailed();
+        String avoid = null;
+        ClientException last = null;
+        int made = 0;
+        for (int i = 0; i < attempts; i++) {
+            long remaining = millisLeft(deadline);
+            if (remaining <= 0) {
+                break;
+            }
+            MessageQueue mq = select(info, avoid);
+            made++;
+            long start = System.nanoTime();
+            try {
+                SendResult result = sendOnce(out, mq, remaining);
+                recordLatency(mq, start, false);
+                if (result.sendStatus() != SendStatus.SEND_OK && producer.isRetryAnotherBrokerWhenNotStoreOK()
+                        && i + 1 < attempts) {
+                    avoid = mq.brokerName();
+                    continue;
+                }
+                return result;
+            } catch (ClientException e) {
+                recordLatency(mq, start, true);
+                last = e;
+                avoid = mq.brokerName();
+                if (!retriable(e)) {
+                    throw e;
+                }
+            }
+        }
+        throw failedAfterRetries(out, made, timeoutMillis, last);
+    }
+
+    CompletableFuture<SendResult> sendAsync(OutgoingMessage out, long timeoutMillis) {
+        CompletableFuture<SendResult> result = new CompletableFuture<>();
+        try {
+            if (!asyncSlots.tryAcquire(timeoutMillis, TimeUnit.MILLISECONDS)) {
+                result.completeExceptionally(new ClientException(ResponseCode.SYSTEM_BUSY, "Too many asynchronous "
+                        + "sends are in flight (maxInFlightAsyncRequests = " + producer.getMaxInFlightAsyncRequests()
+                        + ") and none finished within " + timeoutMillis + " ms; slow down or raise the limit."));
+                return result;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            result.completeExceptionally(e);
+            return result;
+        }
+        result.whenComplete((r, e) -> asyncSlots.release());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        try {
+            attemptAsync(out, requirePublishInfo(out.topic), null, 0, deadline, timeoutMillis, result);
+        } catch (ClientException | RuntimeException e) {
+            result.completeExceptionally(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            result.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    private void attemptAsync(OutgoingMessage out, TopicPublishInfo info, String avoid, int attempt, long deadline,
+                              long timeoutMillis, CompletableFuture<SendResult> result) throws InterruptedException {
+        MessageQueue mq = select(info, avoid);
+        long start = System.nanoTime();
+        String address;
+        try {
+            address = instance.requireMasterAddress(mq.brokerName(), out.topic);
+        } catch (ClientException e) {
+            retryOrFail(out, info, mq, attempt, deadline, timeoutMillis, result, e);
+            return;
+        }
+        instance.messageApi().sendAsync(address, header(out, mq), out.body, Math.max(1, millisLeft(deadline)))
+                .whenComplete((reply, error) -> {
+                    if (error == null) {
+                        recordLatency(mq, start, false);
+                        result.complete(Producer.toResult(reply, out, mq));
+                        return;
+                    }
+                    recordLatency(mq, start, true);
+                    try {
+                        retryOrFail(out, info, mq, attempt, deadline, timeoutMillis, result,
+                                RemotingCalls.asClientException(error));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        result.completeExceptionally(e);
+                    }
+                });
+    }
+
+    private void retryOrFail(OutgoingMessage out, TopicPublishInfo info, MessageQueue mq, int attempt, long deadline,
+                             long timeoutMillis, CompletableFuture<SendResult> result, ClientException error)
+            throws InterruptedException {
+        if (retriable(error) && attempt < producer.getRetryTimesWhenSendAsyncFailed() && millisLeft(deadline) > 0) {
+            attemptAsync(out, info, mq.brokerName(), attempt + 1, deadline, timeoutMillis, result);
+        } else if (!retriable(error)) {
+            result.completeExceptionally(error);
+        } else {
+            result.completeExceptionally(failedAfterRetries(out, attempt + 1, timeoutMillis, error));
+        }
+    }
+
+    void sendOneway(OutgoingMessage out, long timeoutMillis) throws ClientException, InterruptedException {
+        MessageQueue mq = select(requirePublishInfo(out.topic), null);
+        String address = instance.requireMasterAddress(mq.brokerName(), out.topic);
+        instance.messageApi().sendOneway(address, header(out, mq), out.body, timeoutMillis);
+    }
+
+    SendResult sendToQueue(OutgoingMessage out, MessageQueue mq, long timeoutMillis)
+            throws ClientException, InterruptedException {
+        long start = System.nanoTime();
+        try {
+            SendResult result = sendOnce(out, mq, timeoutMillis);
+            recordLatency(mq, start, false);
+            return result;
+        } catch (ClientException e) {
+            recordLatency(mq, start, true);
+            throw e;
+        }
+    }
+
+    private SendResult sendOnce(OutgoingMessage out, MessageQueue mq, long timeoutMillis)
+            throws ClientException, InterruptedException {
+        String address = instance.requireMasterAddress(mq.brokerName(), out.topic);
+        return Producer.toResult(instance.messageApi().send(address, header(out, mq), out.body, timeoutMillis), out, mq);
+    }
+
+    private SendMessageRequest header(OutgoingMessage out, MessageQueue mq) {
+        return out.header(producer.getProducerGroup(), mq.queueId(), producer.getDefaultTopicQueueNums());
+    }
+
+    /**
+     * The topic's publish info. A topic without a route (not created yet) is sent to the masters of the cluster
+     * with "broker chooses the queue": a broker that creates topics on first use creates it, one that does not
+     * answers TOPIC_NOT_EXIST with how to create it.
+     */
+    TopicPublishInfo requirePublishInfo(String topic) throws ClientException, InterruptedException {
+        TopicPublishInfo info = instance.publishInfo(topic);
+        if (info != null) {
+            return info;
+        }
+        List<MessageQueue> queues = new ArrayList<>();
+        for (String brokerName : instance.clusterMasters().keySet()) {
+            queues.add(new MessageQueue(topic, brokerName, BROKER_CHOOSES));
+        }
+        if (queues.isEmpty()) {
+            throw new ClientException(ResponseCode.TOPIC_NOT_EXIST, "No route for topic " + topic + ": is the topic "
+                    + "created and a broker registered with the NameServer at " + instance.nameServer().addresses()
+                    + "?");
+        }
+        return new TopicPublishInfo(topic, queues);
+    }
+
+    /**
+     * The topic's routed publish info, without the fallback for topics not created yet: queue-pinned sends need
+     * the real queues.
+     */
+    TopicPublishInfo requireRoutedPublishInfo(String topic) throws ClientException, InterruptedException {
+        TopicPublishInfo info = instance.publishInfo(topic);
+        if (info == null) {
+            throw new ClientException(ResponseCode.TOPIC_NOT_EXIST, "No route for topic " + topic + ": is the topic "
+                    + "created and a broker registered with the NameServer at " + instance.nameServer().addresses()
+                    + "? Sends to a chosen queue need the topic's queues, so create the topic first.");
+        }
+        return info;
+    }
+
+    private MessageQueue select(TopicPublishInfo info, String avoid) {
+        return producer.isSendLatencyFaultEnable() ? info.select(avoid, instance.faults()) : info.select(avoid);
+    }
+
+    private void recordLatency(MessageQueue mq, long startNanos, boolean failed) {
+        if (producer.isSendLatencyFaultEnable()) {
+            instance.faults().update(mq.brokerName(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
+                    failed);
+        }
+    }
+
+    /** Failures another attempt (on another broker) may not have: no answer, busy, unavailable, unknown topic. */
+    static boolean retriable(ClientException e) {
+        return switch (e.responseCode()) {
+            case ClientException.NO_RESPONSE, ResponseCode.SYSTEM_ERROR, ResponseCode.SYSTEM_BUSY,
+                 ResponseCode.SERVICE_NOT_AVAILABLE, ResponseCode.TOPIC_NOT_EXIST, ResponseCode.NO_PERMISSION -> true;
+            default -> false;
+        };
+    }
+
+    private static ClientException failedAfterRetries(OutgoingMessage out, int attempts, long timeoutMillis,
+                                                      ClientException last) {
+        if (last == null) {
+            return new ClientException("Sending to topic " + out.topic + " found no time for an attempt within "
+                    + timeoutMillis + " ms; raise the send timeout.");
+        }
+        return new ClientException(last.responseCode(), "Sending to topic " + out.topic + " failed after " + attempts
+                + " attempt(s) within " + timeoutMillis + " ms (message id " + out.uniqueIds + "): "
+                + last.getMessage(), last);
+    }
+
+    private static long millisLeft(long deadlineNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+    }
+}

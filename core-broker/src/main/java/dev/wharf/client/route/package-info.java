@@ -1,0 +1,6 @@
+/**
+ * Routing state of the client, free of I/O: the NameServer address list with its failover order, the queues a
+ * route offers for publishing and subscribing, round-robin queue choice and the latency fault tolerance that
+ * steers sends away from brokers that just failed or were slow.
+ */
+package dev.wharf.client.route;

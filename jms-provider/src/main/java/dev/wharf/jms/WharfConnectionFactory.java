@@ -1,0 +1,322 @@
+package dev.wharf.jms;
+
+import dev.wharf.jms.config.ConnectionOptions;
+import dev.wharf.jms.config.WharfConnectionConfig;
+import dev.wharf.jms.config.WharfUrl;
+import dev.wharf.jms.error.JmsErrors;
+import jakarta.jms.Connection;
+import jakarta.jms.ConnectionFactory;
+import jakarta.jms.JMSContext;
+import jakarta.jms.JMSException;
+import jakarta.jms.JMSRuntimeException;
+import jakarta.jms.QueueConnection;
+import jakarta.jms.QueueConnectionFactory;
+import jakarta.jms.TopicConnection;
+import jakarta.jms.TopicConnectionFactory;
+import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serial;
+import java.io.Serializable;
+import javax.naming.Reference;
+import javax.naming.Referenceable;
+import javax.naming.StringRefAddr;
+
+/**
+ * The entry point of the provider: a JMS connection factory for a Wharf broker, configured by a broker URL and
+ * JavaBean options.
+ *
+ * <pre>
+ * ConnectionFactory cf = new WharfConnectionFactory("wharf://ns1:9876,ns2:9876?maxReconsumeTimes=3");
+ * ConnectionFactory local = new WharfConnectionFactory("vm://local?flushDiskType=SYNC_FLUSH");
+ * </pre>
+ *
+ * See {@link WharfUrl} for the URL forms and {@link ConnectionOptions} for the options (URL parameters and setters
+ * are the same options; the last call wins). A bad URL or option is refused at once with an
+ * {@link IllegalArgumentException} saying what is wrong. The factory is {@link Serializable} and
+ * {@link Referenceable}, so it can be bound in any JNDI tree; {@code dev.wharf.jms.jndi.WharfInitialContextFactory}
+ * provides a properties-based one.
+ *
+ * <p>Thread-safety: configure first, then share; creating connections from many threads is safe.
+ */
+public class WharfConnectionFactory implements ConnectionFactory, QueueConnectionFactory, TopicConnectionFactory,
+        Serializable, Referenceable {
+
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    /** The URL of a factory created without one: a NameServer on this host at RocketMQ's default port. */
+    public static final String DEFAULT_BROKER_URL = "wharf://localhost:" + WharfUrl.DEFAULT_NAMESRV_PORT;
+    /** Name of the JNDI reference address holding the broker URL; the other addresses are option names. */
+    public static final String REFERENCE_BROKER_URL = "brokerURL";
+    private static final String OBJECT_FACTORY = "dev.wharf.jms.jndi.WharfObjectFactory";
+
+    private WharfUrl url;
+    private final ConnectionOptions options = new ConnectionOptions();
+
+    /** A factory for {@value #DEFAULT_BROKER_URL}. */
+    public WharfConnectionFactory() {
+        this(DEFAULT_BROKER_URL);
+    }
+
+    /**
+     * @throws IllegalArgumentException when the URL is malformed or sets an unknown or invalid option
+     */
+    public WharfConnectionFactory(String brokerURL) {
+        setBrokerURL(brokerURL);
+    }
+
+    /** The configuration connections are opened with, a snapshot of the current URL and options. */
+    public WharfConnectionConfig getConfig() {
+        return WharfConnectionConfig.of(url, options);
+    }
+
+    // ---------------------------------------------------------------- ConnectionFactory
+
+    @Override
+    public Connection createConnection() throws JMSException {
+        return createConnection(null, null);
+    }
+
+    @Override
+    public Connection createConnection(String userName, String password) throws JMSException {
+        throw noConnectionLayer();
+    }
+
+    @Override
+    public QueueConnection createQueueConnection() throws JMSException {
+        return createQueueConnection(null, null);
+    }
+
+    @Override
+    public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
+        throw noConnectionLayer();
+    }
+
+    @Override
+    public TopicConnection createTopicConnection() throws JMSException {
+        return createTopicConnection(null, null);
+    }
+
+    @Override
+    public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
+        throw noConnectionLayer();
+    }
+
+    @Override
+    public JMSContext createContext() {
+        return createContext(null, null, JMSContext.AUTO_ACKNOWLEDGE);
+    }
+
+    @Override
+    public JMSContext createContext(String userName, String password) {
+        return createContext(userName, password, JMSContext.AUTO_ACKNOWLEDGE);
+    }
+
+    @Override
+    public JMSContext createContext(int sessionMode) {
+        return createContext(null, null, sessionMode);
+    }
+
+    /**
+     * @throws JMSRuntimeException when {@code sessionMode} is not one of the four {@link JMSContext} modes
+     */
+    @Override
+    public JMSContext createContext(String userName, String password, int sessionMode) {
+        checkSessionMode(sessionMode);
+        throw JmsErrors.toRuntime(noConnectionLayer());
+    }
+
+    /** Refuses a session mode that is not AUTO_ACKNOWLEDGE, CLIENT_ACKNOWLEDGE, DUPS_OK_ACKNOWLEDGE or SESSION_TRANSACTED. */
+    static void checkSessionMode(int sessionMode) {
+        if (sessionMode != JMSContext.AUTO_ACKNOWLEDGE && sessionMode != JMSContext.CLIENT_ACKNOWLEDGE
+                && sessionMode != JMSContext.DUPS_OK_ACKNOWLEDGE && sessionMode != JMSContext.SESSION_TRANSACTED) {
+            throw new JMSRuntimeException("Session mode " + sessionMode + " is not a JMSContext mode; use"
+                    + " JMSContext.AUTO_ACKNOWLEDGE (1), CLIENT_ACKNOWLEDGE (2), DUPS_OK_ACKNOWLEDGE (3) or"
+                    + " SESSION_TRANSACTED (0).");
+        }
+    }
+
+    /**
+     * This version of the provider ships the message model, destinations, configuration and naming, but not yet
+     * the connection layer; every create method refuses with this sentence instead of pretending to connect.
+     */
+    private JMSException noConnectionLayer() {
+        return new JMSException("Cannot connect to " + url + ": this version of wharf-jms does not contain the"
+                + " connection layer yet; use a wharf-jms version that supports connections.");
+    }
+
+    // ---------------------------------------------------------------- JavaBean options
+
+    /** The broker URL as given. */
+    public String getBrokerURL() {
+        return url.text();
+    }
+
+    /**
+     * Sets the broker URL; its parameters set options like the setters do.
+     *
+     * @throws IllegalArgumentException when the URL is malformed or sets an unknown or invalid option (the
+     *                                  factory is then unchanged)
+     */
+    public void setBrokerURL(String brokerURL) {
+        this.url = WharfConnectionConfig.applyUrl(brokerURL, options);
+    }
+
+    /** The NameServer addresses in RocketMQ's form {@code host:port;host:port}, or null for a vm:// URL. */
+    public String getNamesrvAddr() {
+        return getConfig().namesrvAddr();
+    }
+
+    /** Sets the URL to {@code wharf://} with these NameServers ({@code host:port;host:port}, RocketMQ's form). */
+    public void setNamesrvAddr(String namesrvAddr) {
+        if (namesrvAddr == null || namesrvAddr.isBlank()) {
+            throw new IllegalArgumentException("namesrvAddr is empty; give host:port[;host:port].");
+        }
+        setBrokerURL("wharf://" + namesrvAddr.strip().replace(';', ','));
+    }
+
+    public String getClientID() {
+        return options.getClientID();
+    }
+
+    public void setClientID(String clientID) {
+        options.setClientID(clientID);
+    }
+
+    public String getProducerGroup() {
+        return options.getProducerGroup();
+    }
+
+    public void setProducerGroup(String producerGroup) {
+        options.setProducerGroup(producerGroup);
+    }
+
+    public String getInstanceName() {
+        return options.getInstanceName();
+    }
+
+    public void setInstanceName(String instanceName) {
+        options.setInstanceName(instanceName);
+    }
+
+    public int getMaxReconsumeTimes() {
+        return options.getMaxReconsumeTimes();
+    }
+
+    public void setMaxReconsumeTimes(int maxReconsumeTimes) {
+        options.setMaxReconsumeTimes(maxReconsumeTimes);
+    }
+
+    public long getRedeliveryDelay() {
+        return options.getRedeliveryDelay();
+    }
+
+    public void setRedeliveryDelay(long redeliveryDelay) {
+        options.setRedeliveryDelay(redeliveryDelay);
+    }
+
+    public long getSendTimeout() {
+        return options.getSendTimeout();
+    }
+
+    public void setSendTimeout(long sendTimeout) {
+        options.setSendTimeout(sendTimeout);
+    }
+
+    public int getRetryTimesWhenSendFailed() {
+        return options.getRetryTimesWhenSendFailed();
+    }
+
+    public void setRetryTimesWhenSendFailed(int retryTimesWhenSendFailed) {
+        options.setRetryTimesWhenSendFailed(retryTimesWhenSendFailed);
+    }
+
+    public int getConsumeThreads() {
+        return options.getConsumeThreads();
+    }
+
+    public void setConsumeThreads(int consumeThreads) {
+        options.setConsumeThreads(consumeThreads);
+    }
+
+    public int getPullBatchSize() {
+        return options.getPullBatchSize();
+    }
+
+    public void setPullBatchSize(int pullBatchSize) {
+        options.setPullBatchSize(pullBatchSize);
+    }
+
+    public int getPullThresholdForQueue() {
+        return options.getPullThresholdForQueue();
+    }
+
+    public void setPullThresholdForQueue(int pullThresholdForQueue) {
+        options.setPullThresholdForQueue(pullThresholdForQueue);
+    }
+
+    public long getPollNameServerInterval() {
+        return options.getPollNameServerInterval();
+    }
+
+    public void setPollNameServerInterval(long pollNameServerInterval) {
+        options.setPollNameServerInterval(pollNameServerInterval);
+    }
+
+    public long getHeartbeatBrokerInterval() {
+        return options.getHeartbeatBrokerInterval();
+    }
+
+    public void setHeartbeatBrokerInterval(long heartbeatBrokerInterval) {
+        options.setHeartbeatBrokerInterval(heartbeatBrokerInterval);
+    }
+
+    public long getPersistConsumerOffsetInterval() {
+        return options.getPersistConsumerOffsetInterval();
+    }
+
+    public void setPersistConsumerOffsetInterval(long persistConsumerOffsetInterval) {
+        options.setPersistConsumerOffsetInterval(persistConsumerOffsetInterval);
+    }
+
+    public String getDeserializationAllowList() {
+        return options.getDeserializationAllowList();
+    }
+
+    public void setDeserializationAllowList(String deserializationAllowList) {
+        options.setDeserializationAllowList(deserializationAllowList);
+    }
+
+    public String getDeserializationDenyList() {
+        return options.getDeserializationDenyList();
+    }
+
+    public void setDeserializationDenyList(String deserializationDenyList) {
+        options.setDeserializationDenyList(deserializationDenyList);
+    }
+
+    // ---------------------------------------------------------------- JNDI and serialization
+
+    /** A reference holding the URL and every option, resolved by {@code dev.wharf.jms.jndi.WharfObjectFactory}. */
+    @Override
+    public Reference getReference() {
+        Reference ref = new Reference(getClass().getName(), OBJECT_FACTORY, null);
+        ref.add(new StringRefAddr(REFERENCE_BROKER_URL, url.text()));
+        options.toSettings().forEach((k, v) -> ref.add(new StringRefAddr(k, v)));
+        return ref;
+    }
+
+    @Serial
+    private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+        in.defaultReadObject();
+        if (url == null) {
+            throw new InvalidObjectException("A serialized WharfConnectionFactory without a broker URL.");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WharfConnectionFactory{" + url + ", " + options.toSettings() + "}";
+    }
+}

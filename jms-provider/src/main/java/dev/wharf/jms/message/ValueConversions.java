@@ -1,0 +1,207 @@
+package dev.wharf.jms.message;
+
+import jakarta.jms.MessageFormatException;
+
+/**
+ * The value conversion tables of the specification: properties (Jakarta Messaging 3.1, 3.5.4 "Property value
+ * conversion") and {@code MapMessage}/{@code StreamMessage} bodies (3.11.3 "Conversions provided by StreamMessage
+ * and MapMessage"). The body table is the property table plus {@code char} (readable as char and String) and
+ * {@code byte[]} (readable only as byte[]); properties never hold those two, so one table serves both.
+ *
+ * <pre>
+ *  written as | readable as
+ *  boolean    | boolean, String
+ *  byte       | byte, short, int, long, String
+ *  short      | short, int, long, String
+ *  char       | char, String
+ *  int        | int, long, String
+ *  long       | long, String
+ *  float      | float, double, String
+ *  double     | double, String
+ *  String     | boolean, byte, short, int, long, float, double, String
+ *  byte[]     | byte[]
+ * </pre>
+ *
+ * A conversion the table does not mark throws {@link MessageFormatException}. A String that the target's
+ * {@code valueOf(String)} does not accept throws that method's {@link NumberFormatException}. A null value (an
+ * absent property or entry, or a null written to a body) is read "as calling the primitive's valueOf(String) with
+ * null": false for boolean, {@link NumberFormatException} for the integral types, {@link NullPointerException}
+ * for float and double (what {@code Float.valueOf(null)} throws) and, since char has no such method,
+ * {@link NullPointerException} for char, as the specification demands.
+ */
+final class ValueConversions {
+
+    private ValueConversions() {
+    }
+
+    static boolean toBoolean(Object v, String what) throws MessageFormatException {
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        if (v == null || v instanceof String) {
+            return Boolean.valueOf((String) v);
+        }
+        throw refused(v, "boolean", what);
+    }
+
+    static byte toByte(Object v, String what) throws MessageFormatException {
+        if (v instanceof Byte b) {
+            return b;
+        }
+        if (v == null || v instanceof String) {
+            return Byte.valueOf((String) v);
+        }
+        throw refused(v, "byte", what);
+    }
+
+    static short toShort(Object v, String what) throws MessageFormatException {
+        if (v instanceof Short s) {
+            return s;
+        }
+        if (v instanceof Byte b) {
+            return b;
+        }
+        if (v == null || v instanceof String) {
+            return Short.valueOf((String) v);
+        }
+        throw refused(v, "short", what);
+    }
+
+    static char toChar(Object v, String what) throws MessageFormatException {
+        if (v instanceof Character c) {
+            return c;
+        }
+        if (v == null) {
+            throw new NullPointerException(what + " is null, and a null value cannot be read as a char.");
+        }
+        throw refused(v, "char", what);
+    }
+
+    static int toInt(Object v, String what) throws MessageFormatException {
+        if (v instanceof Integer i) {
+            return i;
+        }
+        if (v instanceof Short s) {
+            return s;
+        }
+        if (v instanceof Byte b) {
+            return b;
+        }
+        if (v == null || v instanceof String) {
+            return Integer.valueOf((String) v);
+        }
+        throw refused(v, "int", what);
+    }
+
+    static long toLong(Object v, String what) throws MessageFormatException {
+        if (v instanceof Long l) {
+            return l;
+        }
+        if (v instanceof Integer i) {
+            return i;
+        }
+        if (v instanceof Short s) {
+            return s;
+        }
+        if (v instanceof Byte b) {
+            return b;
+        }
+        if (v == null || v instanceof String) {
+            return Long.valueOf((String) v);
+        }
+        throw refused(v, "long", what);
+    }
+
+    static float toFloat(Object v, String what) throws MessageFormatException {
+        if (v instanceof Float f) {
+            return f;
+        }
+        if (v == null || v instanceof String) {
+            return Float.valueOf((String) v);
+        }
+        throw refused(v, "float", what);
+    }
+
+    static double toDouble(Object v, String what) throws MessageFormatException {
+        if (v instanceof Double d) {
+            return d;
+        }
+        if (v instanceof Float f) {
+            return f;
+        }
+        if (v == null || v instanceof String) {
+            return Double.valueOf((String) v);
+        }
+        throw refused(v, "double", what);
+    }
+
+    /** Any value but byte[] as its {@code String.valueOf} form; null stays null. */
+    static String toString(Object v, String what) throws MessageFormatException {
+        if (v == null || v instanceof String) {
+            return (String) v;
+        }
+        if (v instanceof byte[]) {
+            throw refused(v, "String", what);
+        }
+        return String.valueOf(v);
+    }
+
+    /** A byte[] value as it is (callers copy); null stays null. */
+    static byte[] toBytes(Object v, String what) throws MessageFormatException {
+        if (v == null || v instanceof byte[]) {
+            return (byte[]) v;
+        }
+        throw refused(v, "byte[]", what);
+    }
+
+    /** The type name the specification uses for a value: "int", "String", "byte[]", ... */
+    static String typeName(Object v) {
+        if (v instanceof Boolean) {
+            return "boolean";
+        } else if (v instanceof Byte) {
+            return "byte";
+        } else if (v instanceof Short) {
+            return "short";
+        } else if (v instanceof Character) {
+            return "char";
+        } else if (v instanceof Integer) {
+            return "int";
+        } else if (v instanceof Long) {
+            return "long";
+        } else if (v instanceof Float) {
+            return "float";
+        } else if (v instanceof Double) {
+            return "double";
+        } else if (v instanceof String) {
+            return "String";
+        } else if (v instanceof byte[]) {
+            return "byte[]";
+        }
+        return v == null ? "null" : v.getClass().getName();
+    }
+
+    private static String readableAs(Object v) {
+        return switch (typeName(v)) {
+            case "boolean" -> "boolean or String";
+            case "byte" -> "byte, short, int, long or String";
+            case "short" -> "short, int, long or String";
+            case "char" -> "char or String";
+            case "int" -> "int, long or String";
+            case "long" -> "long or String";
+            case "float" -> "float, double or String";
+            case "double" -> "double or String";
+            case "byte[]" -> "byte[] only";
+            default -> "String";
+        };
+    }
+
+    private static MessageFormatException refused(Object v, String target, String what) {
+        return new MessageFormatException(what + " holds " + article(typeName(v)) + " " + typeName(v)
+                + " value, which cannot be read as " + article(target) + " " + target + "; read it as "
+                + readableAs(v) + ".");
+    }
+
+    private static String article(String type) {
+        return type.startsWith("int") ? "an" : "a";
+    }
+}
