@@ -202,12 +202,12 @@ final class TransactionCheckService implements BrokerService {
     public synchronized void shutdown() {
         endTransactionExecutor.shutdown();
         if (scheduler != null) {
-            scheduler.shutdownNow();
+            scheduler.shutdown(); // no interrupt: a round in progress finishes its writes
         }
         try {
             endTransactionExecutor.awaitTermination(3, TimeUnit.SECONDS);
-            if (scheduler != null) {
-                scheduler.awaitTermination(3, TimeUnit.SECONDS);
+            if (scheduler != null && !scheduler.awaitTermination(3, TimeUnit.SECONDS)) {
+                scheduler.shutdownNow();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
