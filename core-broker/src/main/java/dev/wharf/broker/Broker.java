@@ -107,7 +107,22 @@ public final class Broker {
         hooks.add(transactions.halfMessageHook());
         server.registerProcessor(RequestCode.END_TRANSACTION, transactions.endTransactionProcessor(),
                 transactions.endTransactionExecutor());
-        services.add(transactions.checkService());
+        services.add(new BrokerService() {
+            @Override
+            public String name() {
+                return "transaction check-back";
+            }
+
+            @Override
+            public void start() throws IOException {
+                transactions.start();
+            }
+
+            @Override
+            public void shutdown() {
+                transactions.shutdown();
+            }
+        });
     }
 
     private static BrokerSettings validated(BrokerSettings settings) {

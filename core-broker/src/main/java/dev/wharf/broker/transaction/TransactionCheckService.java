@@ -1,6 +1,5 @@
 package dev.wharf.broker.transaction;
 
-import dev.wharf.broker.BrokerService;
 import dev.wharf.broker.config.JsonConfigFile;
 import dev.wharf.common.SystemTopics;
 import dev.wharf.remoting.RemotingExecutors;
@@ -40,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * <p>Threading: rounds run on the service's own thread; END_TRANSACTION runs on its executor, which the service
  * owns and stops first, so nothing ends a transaction after the last persist.
  */
-final class TransactionCheckService implements BrokerService {
+final class TransactionCheckService {
 
     private static final Logger log = LoggerFactory.getLogger(TransactionCheckService.class);
 
@@ -86,13 +85,8 @@ final class TransactionCheckService implements BrokerService {
         this.clock = clock;
     }
 
-    @Override
-    public String name() {
-        return "transaction check-back";
-    }
-
-    @Override
-    public synchronized void start() throws IOException {
+    /** Rebuilds the index and schedules the rounds. */
+    synchronized void start() throws IOException {
         rebuild();
         scheduler = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-transaction-check"));
         scheduler.scheduleWithFixedDelay(this::roundQuietly, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
@@ -198,8 +192,8 @@ final class TransactionCheckService implements BrokerService {
         }
     }
 
-    @Override
-    public synchronized void shutdown() {
+    /** Stops END_TRANSACTION and the rounds, then persists the progress; never throws. */
+    synchronized void shutdown() {
         endTransactionExecutor.shutdown();
         if (scheduler != null) {
             scheduler.shutdown(); // no interrupt: a round in progress finishes its writes

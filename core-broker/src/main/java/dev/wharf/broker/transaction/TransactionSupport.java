@@ -1,6 +1,5 @@
 package dev.wharf.broker.transaction;
 
-import dev.wharf.broker.BrokerService;
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.JsonConfigFile;
 import dev.wharf.broker.group.ProducerManager;
@@ -8,6 +7,7 @@ import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.remoting.RemotingExecutors;
 import dev.wharf.remoting.RequestProcessor;
 import dev.wharf.store.MessageStore;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.ExecutorService;
 import java.util.function.LongSupplier;
@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
 public final class TransactionSupport {
 
     /** Ended transactions remembered for retried END_TRANSACTIONs and late answers. */
-    private static final int DECIDED_CAPACITY = 200_000;
+    private static final int DECIDED_CAPACITY = 100_000;
     static final String PROGRESS_FILE = "transactionCheckProgress.json";
 
     private final TransactionIndex index = new TransactionIndex(DECIDED_CAPACITY);
@@ -59,14 +59,22 @@ public final class TransactionSupport {
         return processor;
     }
 
-    /** The executor END_TRANSACTION runs on; the check service shuts it down. */
+    /** The executor END_TRANSACTION runs on; {@link #shutdown()} stops it. */
     public ExecutorService endTransactionExecutor() {
         return executor;
     }
 
-    /** Rebuilds the index at start, then checks back periodically. */
-    public BrokerService checkService() {
-        return checkService;
+    /**
+     * Rebuilds the transaction index from the half topic, then starts the check-back rounds. Call after the store
+     * started and before clients connect.
+     */
+    public void start() throws IOException {
+        checkService.start();
+    }
+
+    /** Stops END_TRANSACTION processing and the check-back, and persists the check progress. Never throws. */
+    public void shutdown() {
+        checkService.shutdown();
     }
 
     /** Transactions with half messages and no outcome (diagnostics, tests). */
