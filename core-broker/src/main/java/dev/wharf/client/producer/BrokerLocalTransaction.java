@@ -58,7 +58,7 @@ final class BrokerLocalTransaction implements LocalTransaction {
                 SendResult result = sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
                 brokerName = mq.brokerName();
                 remember(out.topic, mq);
-                return result;
+                return inRealQueue(result, mq);
             } catch (ClientException e) {
                 // no half of this transaction is stored yet (unless an unanswered attempt was): any broker will do
                 if (!MessageSender.retriable(e)) {
@@ -91,7 +91,19 @@ final class BrokerLocalTransaction implements LocalTransaction {
         }
         SendResult result = sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
         remember(out.topic, mq);
-        return result;
+        return inRealQueue(result, mq);
+    }
+
+    /**
+     * The broker answers a half send with the half topic's queue (0); the message will be committed to the queue it
+     * was sent to, so that is the queue reported.
+     */
+    private static SendResult inRealQueue(SendResult result, MessageQueue mq) {
+        if (mq.queueId() < 0) {
+            return result; // the broker chose the queue; only it knows which
+        }
+        return new SendResult(result.sendStatus(), result.msgId(), result.offsetMsgId(), mq, result.queueOffset(),
+                result.transactionId());
     }
 
     /** Messages of one topic keep to one queue (in sending order); a "broker chooses" queue is not pinned. */

@@ -22,7 +22,11 @@ public interface LocalTransaction {
     /** The id every message of this transaction carries. */
     String transactionId();
 
-    /** Stores {@code msg} as a half message of this transaction; consumers see it only after {@link #commit()}. */
+    /**
+     * Stores {@code msg} as a half message of this transaction; consumers see it only after {@link #commit()}. The
+     * result names the queue the message will be committed to; its queue offset is the half message's (the offset
+     * in that queue is assigned at commit).
+     */
     SendResult send(Message msg) throws ClientException, InterruptedException;
 
     /**
