@@ -1,7 +1,11 @@
 package dev.wharf.broker;
 
+import dev.wharf.broker.ack.AckService;
+import dev.wharf.broker.ack.AckSettings;
+import dev.wharf.broker.ack.persist.AckStateDocument;
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.broker.config.JsonConfigFile;
 import dev.wharf.broker.group.ClientHousekeepingService;
 import dev.wharf.broker.group.ConsumerManager;
 import dev.wharf.broker.group.ProducerManager;
@@ -64,6 +68,7 @@ public final class Broker {
     private final LongSupplier clock = System::currentTimeMillis;
     private final BrokerParts parts;
     private final PullRequestHoldService holdService;
+    private final AckService ack;
     private final ClientHousekeepingService housekeeping;
     private final List<PutMessageHook> hooks = new CopyOnWriteArrayList<>();
     private final List<BrokerService> services = new CopyOnWriteArrayList<>();
@@ -101,7 +106,32 @@ public final class Broker {
                 r.requestRegistration();
             }
         });
-        BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock);
+        this.ack = new AckService(new AckSettings(config.getPopScanUnitsPerQueue(),
+                settings.store().getMaxTransferBytesOnMessageInMemory(), config.getPopLeaseScanInterval(),
+                config.getAckStateSnapshotInterval()), store, parts.topics, parts.subscriptionGroups,
+                JsonConfigFile.inConfigDir(settings.store().rootPath(), "ackState.json", AckStateDocument.class),
+                (topic, queueId, tagsCode) -> holdService.notifyMessageArriving(topic, queueId, Long.MAX_VALUE,
+                        tagsCode),
+                clock);
+        housekeeping.addChannelCloseListener(ack::channelClosed);
+        services.add(new BrokerService() {
+            @Override
+            public String name() {
+                return "acknowledgement state";
+            }
+
+            @Override
+            public void start() throws IOException {
+                ack.start();
+            }
+
+            @Override
+            public void shutdown() {
+                ack.shutdown();
+            }
+        });
+        BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock,
+                ack);
         this.transactions = new TransactionSupport(config, store, parts.producers, settings.store().rootPath(),
                 () -> storeHost, clock);
         hooks.add(transactions.halfMessageHook());
@@ -384,6 +414,11 @@ public final class Broker {
     /** Half-message transactions: open count and check progress. */
     public TransactionSupport transactions() {
         return transactions;
+    }
+
+    /** Acknowledgement-based consumption (pop, ack, peek) and its state. */
+    public AckService ack() {
+        return ack;
     }
 
     /** Pulls held by long polling now. */

@@ -113,7 +113,7 @@ final class QueueMessageReader {
                     removed++;
                     continue;
                 }
-                if (!f.isMatchedByConsumeQueue(tagsCode)) {
+                if (!f.isMatchedByConsumeQueue(offset + i, tagsCode)) {
                     continue;
                 }
                 SelectMappedBufferResult record = commitLog.getMessage(phy, size);

@@ -78,6 +78,18 @@ public class BrokerConfig {
     /** Threads serving END_TRANSACTION (commits write and may wait for the disk). */
     private int endTransactionThreadPoolNums = Math.max(2, Math.min(8, CPUS));
     private int endTransactionPoolQueueCapacity = 100_000;
+    /** Threads serving pops and peeks (acknowledgement-based consumption). */
+    private int popMessageThreadPoolNums = 4 + CPUS;
+    /** Threads serving acks and lease changes. */
+    private int ackMessageThreadPoolNums = 3;
+    private int popThreadPoolQueueCapacity = 100_000;
+    private int ackThreadPoolQueueCapacity = 100_000;
+    /** Consume-queue units one pop or peek looks at per queue at most (then it continues on the next one). */
+    private int popScanUnitsPerQueue = 2_048;
+    /** How often ended leases are looked for, in milliseconds. */
+    private long popLeaseScanInterval = 200;
+    /** How often the acknowledgement state is written to config/ackState.json when it changed, in milliseconds. */
+    private long ackStateSnapshotInterval = 3_000;
 
     /**
      * Checks every setting.
@@ -129,6 +141,13 @@ public class BrokerConfig {
         range(errors, "transactionCheckMax", transactionCheckMax, 1, 10_000);
         range(errors, "endTransactionThreadPoolNums", endTransactionThreadPoolNums, 1, 1024);
         range(errors, "endTransactionPoolQueueCapacity", endTransactionPoolQueueCapacity, 0, Integer.MAX_VALUE);
+        range(errors, "popMessageThreadPoolNums", popMessageThreadPoolNums, 1, 1024);
+        range(errors, "ackMessageThreadPoolNums", ackMessageThreadPoolNums, 1, 1024);
+        range(errors, "popThreadPoolQueueCapacity", popThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
+        range(errors, "ackThreadPoolQueueCapacity", ackThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
+        range(errors, "popScanUnitsPerQueue", popScanUnitsPerQueue, 32, 1_000_000);
+        range(errors, "popLeaseScanInterval", popLeaseScanInterval, 10, 60_000);
+        range(errors, "ackStateSnapshotInterval", ackStateSnapshotInterval, 100, 3_600_000);
         try {
             delayLevelMillis();
         } catch (IllegalArgumentException e) {
@@ -495,6 +514,62 @@ public class BrokerConfig {
 
     public void setEndTransactionPoolQueueCapacity(int endTransactionPoolQueueCapacity) {
         this.endTransactionPoolQueueCapacity = endTransactionPoolQueueCapacity;
+    }
+
+    public int getPopMessageThreadPoolNums() {
+        return popMessageThreadPoolNums;
+    }
+
+    public void setPopMessageThreadPoolNums(int popMessageThreadPoolNums) {
+        this.popMessageThreadPoolNums = popMessageThreadPoolNums;
+    }
+
+    public int getAckMessageThreadPoolNums() {
+        return ackMessageThreadPoolNums;
+    }
+
+    public void setAckMessageThreadPoolNums(int ackMessageThreadPoolNums) {
+        this.ackMessageThreadPoolNums = ackMessageThreadPoolNums;
+    }
+
+    public int getPopThreadPoolQueueCapacity() {
+        return popThreadPoolQueueCapacity;
+    }
+
+    public void setPopThreadPoolQueueCapacity(int popThreadPoolQueueCapacity) {
+        this.popThreadPoolQueueCapacity = popThreadPoolQueueCapacity;
+    }
+
+    public int getAckThreadPoolQueueCapacity() {
+        return ackThreadPoolQueueCapacity;
+    }
+
+    public void setAckThreadPoolQueueCapacity(int ackThreadPoolQueueCapacity) {
+        this.ackThreadPoolQueueCapacity = ackThreadPoolQueueCapacity;
+    }
+
+    public int getPopScanUnitsPerQueue() {
+        return popScanUnitsPerQueue;
+    }
+
+    public void setPopScanUnitsPerQueue(int popScanUnitsPerQueue) {
+        this.popScanUnitsPerQueue = popScanUnitsPerQueue;
+    }
+
+    public long getPopLeaseScanInterval() {
+        return popLeaseScanInterval;
+    }
+
+    public void setPopLeaseScanInterval(long popLeaseScanInterval) {
+        this.popLeaseScanInterval = popLeaseScanInterval;
+    }
+
+    public long getAckStateSnapshotInterval() {
+        return ackStateSnapshotInterval;
+    }
+
+    public void setAckStateSnapshotInterval(long ackStateSnapshotInterval) {
+        this.ackStateSnapshotInterval = ackStateSnapshotInterval;
     }
 
     @Override
