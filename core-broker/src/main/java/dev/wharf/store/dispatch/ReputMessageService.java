@@ -88,8 +88,8 @@ public final class ReputMessageService extends ServiceThread {
 
     /** Where dispatching starts (a record boundary outside any batch: a file start or the clean end). */
     public void setReputFromOffset(long offset) {
-        this.reputFromOffset = offset;
         this.confirmedOffset = offset;
+        this.reputFromOffset = offset;
         this.insideBatch = false;
         this.openBatch.clear();
     }
@@ -188,8 +188,8 @@ public final class ReputMessageService extends ServiceThread {
                     + " it visible as it is", nextFileStart);
             confirm(null, false, nextFileStart);
         }
-        reputFromOffset = nextFileStart;
         confirmedOffset = nextFileStart;
+        reputFromOffset = nextFileStart;
     }
 
     /** Dispatches the records of one slice; false when it must stop (invalid record). */
@@ -208,11 +208,12 @@ public final class ReputMessageService extends ServiceThread {
                     }
                 }
                 pos += size;
-                reputFromOffset = recordOffset + size;
                 dispatched.increment();
                 boolean continues = MessageSysFlag.batchContinues(
                         buffer.getInt(pos - size + MessageRecord.SYS_FLAG_OFFSET));
+                // confirmed first: whoever sees the reput offset at the end also sees everything readable
                 confirm(request, continues, recordOffset + size);
+                reputFromOffset = recordOffset + size;
             } else if (size == RecordValidator.BLANK) {
                 rollTo(commitLog.rollNextFile(recordOffset));
                 return true;
