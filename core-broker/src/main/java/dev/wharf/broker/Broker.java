@@ -15,6 +15,7 @@ import dev.wharf.broker.longpolling.PullRequestHoldService;
 import dev.wharf.broker.offset.ConsumerOffsetManager;
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.registry.NameServerRegistrar;
+import dev.wharf.broker.schedule.ScheduleService;
 import dev.wharf.broker.topic.TopicConfigManager;
 import dev.wharf.broker.transaction.TransactionSupport;
 import dev.wharf.common.message.HostAddress;
@@ -70,6 +71,7 @@ public final class Broker {
     private final PullRequestHoldService holdService;
     private final AckService ack;
     private final ClientHousekeepingService housekeeping;
+    private final ScheduleService schedule;
     private final List<PutMessageHook> hooks = new CopyOnWriteArrayList<>();
     private final List<BrokerService> services = new CopyOnWriteArrayList<>();
     private final List<BrokerService> startedServices = new ArrayList<>();
@@ -100,6 +102,25 @@ public final class Broker {
         this.executors = new BrokerExecutors(config);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-broker-scheduler"));
         this.server = new NettyRemotingServer(settings.netty());
+        this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
+                settings.store().getFileReservedTime(), clock);
+        hooks.add(schedule.hook());
+        services.add(new BrokerService() {
+            @Override
+            public String name() {
+                return "scheduled delivery";
+            }
+
+            @Override
+            public void start() throws Exception {
+                schedule.start();
+            }
+
+            @Override
+            public void shutdown() {
+                schedule.shutdown();
+            }
+        });
         parts.topics.addListener(() -> {
             NameServerRegistrar r = registrar;
             if (r != null) {
@@ -134,7 +155,8 @@ public final class Broker {
                 ack);
         this.transactions = new TransactionSupport(config, store, parts.producers, settings.store().rootPath(),
                 () -> storeHost, clock);
-        hooks.add(transactions.halfMessageHook());
+        // first: a half message is stored in the half topic as sent (a delayed one is refused), never scheduled
+        hooks.add(0, transactions.halfMessageHook());
         server.registerProcessor(RequestCode.END_TRANSACTION, transactions.endTransactionProcessor(),
                 transactions.endTransactionExecutor());
         services.add(new BrokerService() {
@@ -213,8 +235,10 @@ public final class Broker {
             if (port > 0) {
                 settings.store().setStoreHost(config.getBrokerIP1() + ":" + port);
             }
-            store.setMessageArrivingListener((topic, queueId, logicOffset, tagsCode, storeTimestamp, properties) ->
-                    holdService.notifyMessageArriving(topic, queueId, logicOffset + 1, tagsCode));
+            store.setMessageArrivingListener((topic, queueId, logicOffset, tagsCode, storeTimestamp, properties) -> {
+                holdService.notifyMessageArriving(topic, queueId, logicOffset + 1, tagsCode);
+                schedule.messageArrived(topic, queueId, tagsCode);
+            });
             store.start();
             parts.load();
             holdService.start();
@@ -414,6 +438,11 @@ public final class Broker {
     /** Half-message transactions: open count and check progress. */
     public TransactionSupport transactions() {
         return transactions;
+    }
+
+    /** Scheduled delivery (delay levels and arbitrary delivery times). */
+    public ScheduleService schedule() {
+        return schedule;
     }
 
     /** Acknowledgement-based consumption (pop, ack, peek) and its state. */

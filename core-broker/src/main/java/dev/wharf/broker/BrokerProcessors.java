@@ -14,6 +14,7 @@ import dev.wharf.broker.processor.PullMessageProcessor;
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.processor.QueryMessageProcessor;
 import dev.wharf.broker.processor.QueueLockProcessor;
+import dev.wharf.broker.processor.SendMessageBackProcessor;
 import dev.wharf.broker.processor.SendMessageProcessor;
 import dev.wharf.broker.processor.TopicAdminProcessor;
 import dev.wharf.protocol.RequestCode;
@@ -36,6 +37,9 @@ final class BrokerProcessors {
         String brokerName = config.getBrokerName();
         register(server, executors.send, new SendMessageProcessor(brokerName, store, parts.topics, hooks, storeHost),
                 RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE);
+        register(server, executors.send, new SendMessageBackProcessor(brokerName, store, parts.topics,
+                        parts.subscriptionGroups, hooks, storeHost, clock),
+                RequestCode.CONSUMER_SEND_MSG_BACK);
         register(server, executors.pull, new PullMessageProcessor(config, store, parts.topics, parts.consumers,
                         parts.subscriptionGroups, parts.offsets, parts.pullTracker, parts.subscriptionCache,
                         holdService, executors.pull, clock),

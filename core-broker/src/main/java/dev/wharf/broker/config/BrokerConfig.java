@@ -12,6 +12,11 @@ import java.util.List;
 public class BrokerConfig {
 
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
+    /** Most delay levels: the schedule topic has one queue per level plus the timer queue. */
+    private static final int MAX_DELAY_LEVELS = 1000;
+    private static final long MAX_DELAY_LEVEL_MILLIS = 365L * 86_400_000L;
+    /** One day in seconds, the smallest {@link #timerMaxDelaySec}. */
+    private static final long DAY_SECONDS = 86_400L;
 
     /** Name of the broker group (master and slaves share it); clients see it in routes. */
     private String brokerName = "broker-a";
@@ -67,7 +72,7 @@ public class BrokerConfig {
      * the offset, but at most this long, in milliseconds.
      */
     private long offsetResetGuardMillis = 30_000;
-    /** Delay levels (level n = the n-th entry) for scheduled delivery: numbers with s, m, h or d. */
+    /** Delay levels (level n = the n-th entry) for scheduled delivery: numbers with ms, s, m, h or d. */
     private String messageDelayLevel = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
     /** How often half messages without an outcome are looked for and their producers asked, in milliseconds. */
     private long transactionCheckInterval = 60_000;
@@ -78,6 +83,19 @@ public class BrokerConfig {
     /** Threads serving END_TRANSACTION (commits write and may wait for the disk). */
     private int endTransactionThreadPoolNums = Math.max(2, Math.min(8, CPUS));
     private int endTransactionPoolQueueCapacity = 100_000;
+    /**
+     * Longest delay accepted for a message with an arbitrary delivery time (DELAY_MS / DELIVER_TIME_MS), in
+     * seconds; a later delivery time is refused at send. At least one day; default 30 days.
+     */
+    private long timerMaxDelaySec = 30 * DAY_SECONDS;
+    /**
+     * A timer message that would wait longer than this is copied to the end of the timer queue after this
+     * long, so commit-log clean-up (fileReservedTime) never deletes a message that still waits; in seconds.
+     * 0 = half of the store's fileReservedTime, at least 10 minutes.
+     */
+    private long timerRollIntervalSec = 0;
+    /** How often the scheduler's progress (config/delayOffset.json) is written when it changed, in milliseconds. */
+    private int flushDelayOffsetInterval = 1_000;
     /** Threads serving pops and peeks (acknowledgement-based consumption). */
     private int popMessageThreadPoolNums = 4 + CPUS;
     /** Threads serving acks and lease changes. */
@@ -141,6 +159,9 @@ public class BrokerConfig {
         range(errors, "transactionCheckMax", transactionCheckMax, 1, 10_000);
         range(errors, "endTransactionThreadPoolNums", endTransactionThreadPoolNums, 1, 1024);
         range(errors, "endTransactionPoolQueueCapacity", endTransactionPoolQueueCapacity, 0, Integer.MAX_VALUE);
+        range(errors, "timerMaxDelaySec", timerMaxDelaySec, DAY_SECONDS, 3650 * DAY_SECONDS);
+        range(errors, "timerRollIntervalSec", timerRollIntervalSec, 0, 3650 * DAY_SECONDS);
+        range(errors, "flushDelayOffsetInterval", flushDelayOffsetInterval, 10, 60_000);
         range(errors, "popMessageThreadPoolNums", popMessageThreadPoolNums, 1, 1024);
         range(errors, "ackMessageThreadPoolNums", ackMessageThreadPoolNums, 1, 1024);
         range(errors, "popThreadPoolQueueCapacity", popThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
@@ -204,7 +225,7 @@ public class BrokerConfig {
     /**
      * The delay of each level of {@link #getMessageDelayLevel()} in milliseconds (index 0 = level 1).
      *
-     * @throws IllegalArgumentException naming an entry that is not a number followed by s, m, h or d
+     * @throws IllegalArgumentException naming an entry that is not a number followed by ms, s, m, h or d
      */
     public long[] delayLevelMillis() {
         if (messageDelayLevel == null || messageDelayLevel.isBlank()) {
@@ -214,8 +235,8 @@ public class BrokerConfig {
         long[] out = new long[parts.length];
         for (int i = 0; i < parts.length; i++) {
             String p = parts[i];
-            char unit = p.charAt(p.length() - 1);
-            long factor = switch (unit) {
+            int unitLength = p.endsWith("ms") ? 2 : 1;
+            long factor = unitLength == 2 ? 1L : switch (p.charAt(p.length() - 1)) {
                 case 's' -> 1_000L;
                 case 'm' -> 60_000L;
                 case 'h' -> 3_600_000L;
@@ -223,18 +244,23 @@ public class BrokerConfig {
                 default -> -1L;
             };
             long amount = -1;
-            if (factor > 0 && p.length() > 1) {
+            if (factor > 0 && p.length() > unitLength) {
                 try {
-                    amount = Long.parseLong(p.substring(0, p.length() - 1));
+                    amount = Long.parseLong(p.substring(0, p.length() - unitLength));
                 } catch (NumberFormatException e) {
                     amount = -1;
                 }
             }
-            if (amount <= 0) {
+            if (amount <= 0 || amount > MAX_DELAY_LEVEL_MILLIS / factor) {
                 throw new IllegalArgumentException("messageDelayLevel entry \"" + p + "\" (level " + (i + 1)
-                        + ") is not a positive number followed by s, m, h or d.");
+                        + ") is not a positive number followed by ms, s, m, h or d (at most 365d), e.g. \"500ms\""
+                        + " or \"10s\".");
             }
             out[i] = amount * factor;
+        }
+        if (out.length > MAX_DELAY_LEVELS) {
+            throw new IllegalArgumentException("messageDelayLevel has " + out.length + " levels; at most "
+                    + MAX_DELAY_LEVELS + " are allowed (each level is a queue of the schedule topic).");
         }
         return out;
     }
@@ -514,6 +540,30 @@ public class BrokerConfig {
 
     public void setEndTransactionPoolQueueCapacity(int endTransactionPoolQueueCapacity) {
         this.endTransactionPoolQueueCapacity = endTransactionPoolQueueCapacity;
+    }
+
+    public long getTimerMaxDelaySec() {
+        return timerMaxDelaySec;
+    }
+
+    public void setTimerMaxDelaySec(long timerMaxDelaySec) {
+        this.timerMaxDelaySec = timerMaxDelaySec;
+    }
+
+    public long getTimerRollIntervalSec() {
+        return timerRollIntervalSec;
+    }
+
+    public void setTimerRollIntervalSec(long timerRollIntervalSec) {
+        this.timerRollIntervalSec = timerRollIntervalSec;
+    }
+
+    public int getFlushDelayOffsetInterval() {
+        return flushDelayOffsetInterval;
+    }
+
+    public void setFlushDelayOffsetInterval(int flushDelayOffsetInterval) {
+        this.flushDelayOffsetInterval = flushDelayOffsetInterval;
     }
 
     public int getPopMessageThreadPoolNums() {

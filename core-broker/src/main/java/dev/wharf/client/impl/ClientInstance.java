@@ -87,7 +87,8 @@ public final class ClientInstance {
         this.offsetApi = new OffsetApi(calls);
         this.groupApi = new GroupApi(calls);
         this.adminApi = new AdminApi(calls);
-        this.routeTable = new RouteTable(nameServer, config.getMqClientApiTimeout(), this::heartbeatSoon);
+        this.routeTable = new RouteTable(nameServer, config.getMqClientApiTimeout(), this::heartbeatSoon,
+                this::rebalanceSoon);
         this.brokerRequestExecutor = RemotingExecutors.bounded("wharf-client-broker-requests", 2, 10_000);
         this.scheduler = new ScheduledThreadPoolExecutor(2, new NamedThreadFactory("wharf-client-scheduler"));
         this.scheduler.setRemoveOnCancelPolicy(true);

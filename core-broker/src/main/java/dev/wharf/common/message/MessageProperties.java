@@ -22,6 +22,12 @@ public final class MessageProperties {
     public static final String REAL_TOPIC = "REAL_TOPIC";
     /** Queue id a scheduled or half message really belongs to. */
     public static final String REAL_QUEUE_ID = "REAL_QID";
+    /**
+     * On a message the scheduler delivered: where it waited, as {@code queueId:queueOffset} in the schedule
+     * topic. The scheduler finds these after a restart to never deliver one message twice; the broker drops it
+     * from what clients send.
+     */
+    public static final String SCHEDULE_SOURCE = "SCHEDULE_SOURCE";
     /** "true" on a half (prepared) transaction message. */
     public static final String TRANSACTION_PREPARED = "TRAN_MSG";
     /** Producer group of a transaction message: check-backs go to a live member of it. */

@@ -10,6 +10,8 @@ import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -26,6 +28,8 @@ import org.slf4j.LoggerFactory;
  * one queue state are in the log in the order their changes were made. Thread-safe.
  */
 public final class AckLog {
+
+    private static final long DISPATCH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private static final Logger log = LoggerFactory.getLogger(AckLog.class);
     private static final int REPLAY_BATCH = 32;
@@ -55,11 +59,29 @@ public final class AckLog {
     }
 
     /**
+     * Waits (a bounded time) until every record already in the commit log is in the consume queues: records are
+     * dispatched asynchronously, and a replay that ran ahead of the dispatcher would miss the newest acks. At broker
+     * start the store has dispatched everything before it returns, so this only waits when the service restarts
+     * on a live store.
+     */
+    private void awaitDispatched() {
+        long deadline = System.nanoTime() + DISPATCH_WAIT_NANOS;
+        while (store.dispatchBehindBytes() > 0 && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(1_000_000L);
+        }
+        if (store.dispatchBehindBytes() > 0) {
+            log.warn("The store is still dispatching {} bytes; replaying the ack log without the newest records",
+                    store.dispatchBehindBytes());
+        }
+    }
+
+    /**
      * Feeds every record from {@code fromOffset} to the end, in order, to {@code apply}.
      *
      * @return how many records were applied
      */
     public long replay(long fromOffset, Consumer<AckLogRecord> apply) {
+        awaitDispatched();
         long offset = fromOffset;
         long applied = 0;
         long unreadable = 0;
