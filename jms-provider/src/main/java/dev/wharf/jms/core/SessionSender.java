@@ -24,6 +24,9 @@ import jakarta.jms.MessageFormatException;
  * safe choice). A synchronous send first waits for the session's queued asynchronous sends, so the session's
  * messages keep their order whichever way they were sent.
  *
+ * <p>In a transacted session the messages are half messages of the session's transaction
+ * ({@link SessionTransaction}), still in the session's queue of each destination.
+ *
  * <p>Not thread-safe: it belongs to its session.
  */
 final class SessionSender {
@@ -34,10 +37,13 @@ final class SessionSender {
     private final WharfConnection connection;
     private final SessionQueues queues = new SessionQueues();
     private final OrderedSends async;
+    /** The transaction of a transacted session, else null. */
+    private final SessionTransaction transaction;
 
-    SessionSender(WharfSession session, WharfConnection connection) {
+    SessionSender(WharfSession session, WharfConnection connection, SessionTransaction transaction) {
         this.session = session;
         this.connection = connection;
+        this.transaction = transaction;
         this.async = new OrderedSends("wharf-jms-send-" + connection.link().connectionId().substring(24) + "-"
                 + session.id());
     }
@@ -97,6 +103,10 @@ final class SessionSender {
 
     private void store(WharfDestination destination, dev.wharf.common.message.Message wire, String groupId)
             throws JMSException {
+        if (transaction != null) {
+            transaction.send(queues, wire, groupId, destination.kind().label() + " " + destination.getName());
+            return;
+        }
         try {
             queues.send(connection.link().producer(), wire, groupId);
         } catch (ClientException e) {

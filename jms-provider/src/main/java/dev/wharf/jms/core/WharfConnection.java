@@ -13,6 +13,7 @@ import dev.wharf.jms.destination.WharfTemporaryTopic;
 import dev.wharf.jms.engine.BrokerLink;
 import dev.wharf.jms.engine.ClientIds;
 import dev.wharf.jms.engine.ConnectionMonitor;
+import dev.wharf.jms.engine.ProviderHooks;
 import dev.wharf.jms.error.JmsErrors;
 import dev.wharf.jms.message.DeserializationPolicy;
 import dev.wharf.jms.message.JmsMessageCodec;
@@ -107,11 +108,13 @@ public class WharfConnection implements QueueConnection, TopicConnection {
      * Opens a connection: starts the vm:// broker if the URL names one, connects the client and checks that a
      * broker answers; claims the factory's client identifier if it has one.
      *
+     * @param hooks the factory's transaction hooks
+     *
      * @throws InvalidClientIDException when the factory's client identifier is in use
      * @throws JMSException             when no broker can be reached
      */
-    public static WharfConnection open(WharfConnectionConfig config) throws JMSException {
-        BrokerLink link = BrokerLink.open(config);
+    public static WharfConnection open(WharfConnectionConfig config, ProviderHooks hooks) throws JMSException {
+        BrokerLink link = BrokerLink.open(config, hooks);
         WharfConnection connection = new WharfConnection(link);
         String configured = link.options().getClientID();
         if (configured != null) {
@@ -123,6 +126,14 @@ public class WharfConnection implements QueueConnection, TopicConnection {
             }
             connection.clientId = configured;
             connection.clientIdClaimed = true;
+        }
+        try {
+            // join the producer group now: the broker asks a live member about transactions whose client died
+            link.producer();
+        } catch (JMSException e) {
+            link.close();
+            ClientIds.release(connection.clientIdClaimed ? configured : null);
+            throw e;
         }
         connection.monitor.start();
         return connection;

@@ -77,6 +77,8 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     private final Domain domain;
     private final long redeliveryDelay;
     private final SessionSender sender;
+    /** The sending half of a transacted session's transaction; null when not transacted. */
+    private final SessionTransaction transaction;
     private final SessionAcks acks;
     private final SessionDeliveries deliveries;
     private final SessionSubscriptions subscriptions;
@@ -96,7 +98,8 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         this.domain = domain;
         BrokerLink link = connection.link();
         this.redeliveryDelay = link.options().getRedeliveryDelay();
-        this.sender = new SessionSender(this, connection);
+        this.transaction = mode == SESSION_TRANSACTED ? new SessionTransaction(link) : null;
+        this.sender = new SessionSender(this, connection, transaction);
         this.acks = new SessionAcks(this, mode, redeliveryDelay, 2L * link.clientConfig().getMqClientApiTimeout());
         this.deliveries = new SessionDeliveries(this, connection, acks, mode, redeliveryDelay, acknowledger);
         this.subscriptions = new SessionSubscriptions(this, connection);
@@ -207,8 +210,9 @@ public class WharfSession implements Session, QueueSession, TopicSession {
     }
 
     /**
-     * Commits the transaction: the messages consumed in it are acknowledged (the sends part arrives with the
-     * broker's half-message transactions).
+     * Commits the transaction (6.2.7): the messages sent in it become visible, all at once, and then the messages
+     * consumed in it are acknowledged. When the broker refuses the commit, the consumed messages are given back
+     * for redelivery and a {@link jakarta.jms.TransactionRolledBackException} is thrown.
      *
      * @throws IllegalStateException when the session is not transacted or a completion listener calls this
      */
@@ -218,12 +222,18 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         checkTransacted("commit");
         checkNotInCompletionListener("commit");
         sender.awaitAsync();
+        try {
+            transaction.commit();
+        } catch (jakarta.jms.TransactionRolledBackException e) {
+            restartDelivery();
+            throw e;
+        }
         acks.commitConsumed();
     }
 
     /**
-     * Rolls the transaction back: the messages consumed in it are given back for redelivery (JMSRedelivered set,
-     * JMSXDeliveryCount one higher).
+     * Rolls the transaction back: the messages sent in it are dropped, and the messages consumed in it are given
+     * back for redelivery (JMSRedelivered set, JMSXDeliveryCount one higher).
      *
      * @throws IllegalStateException when the session is not transacted or a completion listener calls this
      */
@@ -233,7 +243,13 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         checkTransacted("roll back");
         checkNotInCompletionListener("roll back");
         sender.awaitAsync();
+        transaction.rollback();
         restartDelivery();
+    }
+
+    /** The id of the Wharf transaction in progress (null before the transaction's first send, or not transacted). */
+    public String transactionId() {
+        return transaction == null ? null : transaction.transactionId();
     }
 
     /**
@@ -713,6 +729,9 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         try {
             sender.close();
         } finally {
+            if (transaction != null) {
+                transaction.rollback();
+            }
             for (WharfMessageConsumer c : consumers) {
                 List<PoppedMessage> buffered;
                 lock.lock();

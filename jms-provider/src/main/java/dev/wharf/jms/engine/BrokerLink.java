@@ -5,12 +5,13 @@ import dev.wharf.client.ClientException;
 import dev.wharf.client.ack.AckConsumer;
 import dev.wharf.client.admin.AdminClient;
 import dev.wharf.client.impl.ClientInstance;
-import dev.wharf.client.producer.Producer;
+import dev.wharf.client.producer.TransactionProducer;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.common.message.UniqueIdGenerator;
 import dev.wharf.jms.config.ConnectionOptions;
 import dev.wharf.jms.config.WharfConnectionConfig;
 import dev.wharf.jms.error.JmsErrors;
+import dev.wharf.jms.spi.TransactionLifecycleListener;
 import dev.wharf.jms.vm.VmBrokerRegistry;
 import dev.wharf.protocol.body.AckStats;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
@@ -53,12 +54,15 @@ public final class BrokerLink implements AutoCloseable {
     private final ClientInstance instance;
     private final Map<String, AckConsumer> ackConsumers = new HashMap<>();
     private final LeaseKeeper leases;
-    private Producer producer;
+    private final ProviderHooks hooks;
+    private TransactionProducer producer;
     private AdminClient admin;
     private boolean closed;
 
-    private BrokerLink(WharfConnectionConfig config, ClientConfig clientConfig, ClientInstance instance) {
+    private BrokerLink(WharfConnectionConfig config, ClientConfig clientConfig, ClientInstance instance,
+                       ProviderHooks hooks) {
         this.config = config;
+        this.hooks = hooks;
         this.options = config.options();
         this.clientConfig = clientConfig;
         this.instance = instance;
@@ -71,7 +75,7 @@ public final class BrokerLink implements AutoCloseable {
      *
      * @throws JMSException saying what could not be reached and what to check
      */
-    public static BrokerLink open(WharfConnectionConfig config) throws JMSException {
+    public static BrokerLink open(WharfConnectionConfig config, ProviderHooks hooks) throws JMSException {
         String namesrvAddr = config.isVm() ? VmBrokerRegistry.shared().acquire(config).namesrvAddr()
                 : config.namesrvAddr();
         ClientConfig clientConfig = clientConfig(config.options(), namesrvAddr);
@@ -81,7 +85,7 @@ public final class BrokerLink implements AutoCloseable {
         } catch (ClientException e) {
             throw JmsErrors.fromClient(e, "connect to " + config.url());
         }
-        BrokerLink link = new BrokerLink(config, clientConfig, instance);
+        BrokerLink link = new BrokerLink(config, clientConfig, instance, hooks);
         try {
             link.probe();
         } catch (JMSException e) {
@@ -177,15 +181,22 @@ public final class BrokerLink implements AutoCloseable {
         return clientConfig;
     }
 
+    /** Who hears of transactions starting and ending (null for nobody). */
+    public TransactionLifecycleListener lifecycle() {
+        return hooks.lifecycle();
+    }
+
     /**
-     * The connection's producer, started on first use.
+     * The connection's producer, started on first use: a transaction producer (its plain sends serve the sessions
+     * that are not transacted), whose check-backs the factory's checker answers.
      *
      * @throws JMSException when the connection is closed or the producer cannot start
      */
-    public synchronized Producer producer() throws JMSException {
+    public synchronized TransactionProducer producer() throws JMSException {
         checkOpen();
         if (producer == null) {
-            Producer p = new Producer(options.getProducerGroup(), clientConfig);
+            TransactionProducer p = new TransactionProducer(options.getProducerGroup(), clientConfig);
+            p.setTransactionListener(new JmsTransactionListener(hooks.checker()));
             p.setSendMsgTimeout(millis(options.getSendTimeout()));
             p.setRetryTimesWhenSendFailed(options.getRetryTimesWhenSendFailed());
             p.setRetryTimesWhenSendAsyncFailed(options.getRetryTimesWhenSendFailed());

@@ -1,6 +1,7 @@
 package dev.wharf.jms.engine;
 
 import dev.wharf.client.ClientException;
+import dev.wharf.client.producer.LocalTransaction;
 import dev.wharf.client.producer.Producer;
 import dev.wharf.client.producer.SendResult;
 import dev.wharf.common.message.Message;
@@ -43,32 +44,14 @@ public final class SessionQueues {
             throws ClientException, InterruptedException {
         String topic = message.getTopic();
         List<MessageQueue> queues = routedQueues(producer, topic);
-        if (queues == null) {
-            MessageQueue known = groupId == null ? pinned.get(topic) : null;
-            if (known != null) {
-                // the broker created the topic with the first message, the route is not known yet: same queue
-                return producer.send(message, known);
-            }
-            SendResult result = producer.send(message);
-            if (groupId == null) {
-                pinned.put(topic, result.messageQueue());
-            }
-            return result;
-        }
-        MessageQueue mq;
-        if (groupId != null) {
-            mq = queues.get(Math.floorMod(groupId.hashCode(), queues.size()));
-        } else {
-            mq = pinned.get(topic);
-            if (mq == null || !queues.contains(mq)) {
-                mq = queues.get(Math.floorMod(sessionKey, queues.size()));
-                pinned.put(topic, mq);
-            }
+        MessageQueue mq = choose(queues, topic, groupId);
+        if (mq == null) {
+            return remember(topic, groupId, producer.send(message));
         }
         try {
             return producer.send(message, mq);
         } catch (ClientException e) {
-            MessageQueue other = otherBroker(queues, mq, e);
+            MessageQueue other = queues == null ? null : otherBroker(queues, mq, e);
             if (other == null) {
                 throw e;
             }
@@ -77,6 +60,48 @@ public final class SessionQueues {
             }
             return producer.send(message, other);
         }
+    }
+
+    /**
+     * Sends a message of a transaction: to the session's queue of the topic like {@link #send}, but without moving
+     * to another broker (a transaction's messages stay on one broker). A topic without a route (it does not exist
+     * yet) is sent to with "broker chooses"; the answer to a half message does not say which queue the broker
+     * chose, so the next messages of the topic may go to another queue: only the first transaction to a new topic
+     * can therefore be consumed out of order.
+     */
+    public SendResult send(Producer producer, LocalTransaction transaction, Message message, String groupId)
+            throws ClientException, InterruptedException {
+        String topic = message.getTopic();
+        MessageQueue mq = choose(routedQueues(producer, topic), topic, groupId);
+        if (mq == null) {
+            return transaction.send(message);
+        }
+        return transaction.send(message, mq);
+    }
+
+    /** The queue for a message, or null to let the client (or broker) choose because no route is known yet. */
+    private MessageQueue choose(List<MessageQueue> queues, String topic, String groupId) {
+        if (queues == null) {
+            // the broker created the topic with an earlier message and the route has not reached the client yet:
+            // keep to the queue that message went to
+            return groupId == null ? pinned.get(topic) : null;
+        }
+        if (groupId != null) {
+            return queues.get(Math.floorMod(groupId.hashCode(), queues.size()));
+        }
+        MessageQueue mq = pinned.get(topic);
+        if (mq == null || !queues.contains(mq)) {
+            mq = queues.get(Math.floorMod(sessionKey, queues.size()));
+            pinned.put(topic, mq);
+        }
+        return mq;
+    }
+
+    private SendResult remember(String topic, String groupId, SendResult result) {
+        if (groupId == null && result.messageQueue() != null && result.messageQueue().queueId() >= 0) {
+            pinned.put(topic, result.messageQueue());
+        }
+        return result;
     }
 
     /** The topic's writable queues, or null when the client knows no route for it. */

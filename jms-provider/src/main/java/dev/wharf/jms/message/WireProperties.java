@@ -42,6 +42,9 @@ public final class WireProperties {
      */
     public static final String CONNECTION_ID = "JMS_Wharf_ConnectionId";
 
+    /** On half messages: the process that started the transaction (answers check-backs about it). */
+    public static final String TRANSACTION_OWNER = "JMS_Wharf_TxOwner";
+
     public static final String DELIVERY_MODE = "JMSDeliveryMode";
     public static final String PRIORITY = "JMSPriority";
     public static final String CORRELATION_ID = "JMSCorrelationID";
