@@ -95,31 +95,33 @@ final class SessionAcks {
      * or give it back for redelivery when the listener failed; CLIENT and transacted sessions go on with the next
      * message either way (8.7).
      *
-     * @return whether the message was given back (the consumer's buffer must then be given back too)
+     * @return the give-back of a failed message (the caller waits for it before it gives back the consumer's
+     *         prefetched messages, so the failed message comes first), or null
      */
-    boolean afterListener(Leased l, boolean failed) {
+    CompletableFuture<Void> afterListener(Leased l, boolean failed) {
         if (mode != Session.AUTO_ACKNOWLEDGE && mode != Session.DUPS_OK_ACKNOWLEDGE) {
-            return false;
+            return null;
         }
         session.lock.lock();
         try {
             if (current != l) {
-                return false; // recover() inside the listener gave it back already
+                return null; // recover() inside the listener gave it back already
             }
             current = null;
         } finally {
             session.lock.unlock();
         }
         if (failed) {
-            redeliver(List.of(l));
-            return true;
+            CompletableFuture<Void> f = changeAll(List.of(l), redeliveryDelay, true);
+            track(f, "give a message back for redelivery");
+            return f;
         }
         if (mode == Session.AUTO_ACKNOWLEDGE) {
             ackInBackground(List.of(l));
         } else {
             lazily(l);
         }
-        return false;
+        return null;
     }
 
     /** A message the application will never see (expired, its own with noLocal): done for the group. */
@@ -175,7 +177,6 @@ final class SessionAcks {
      */
     void recover(Collection<WharfMessageConsumer> consumers) throws JMSException {
         List<Leased> redeliver;
-        List<CompletableFuture<Void>> done = new ArrayList<>();
         session.lock.lock();
         try {
             redeliver = new ArrayList<>(delivered);
@@ -186,21 +187,21 @@ final class SessionAcks {
                 redeliver.add(current);
                 current = null;
             }
+        } finally {
+            session.lock.unlock();
+        }
+        // the delivered messages first: a pop woken by their return finds them before anything newer
+        await(changeAll(redeliver, redeliveryDelay, true), "give messages back for redelivery");
+        List<CompletableFuture<Void>> done = new ArrayList<>();
+        session.lock.lock();
+        try {
             for (WharfMessageConsumer c : consumers) {
-                AckConsumer group = c.group();
-                done.add(release(group, c.drain(), 0, false));
+                done.add(release(c.group(), c.takeBuffered(), 0, false));
             }
         } finally {
             session.lock.unlock();
         }
-        done.add(changeAll(redeliver, redeliveryDelay, true));
-        await(CompletableFuture.allOf(done.toArray(new CompletableFuture<?>[0])), "give messages back for redelivery");
-    }
-
-    /** Gives the session's delivered messages back for redelivery (a listener failed, or the session closes). */
-    private void redeliver(List<Leased> messages) {
-        CompletableFuture<Void> f = changeAll(messages, redeliveryDelay, true);
-        track(f, "give " + messages.size() + " message(s) back for redelivery");
+        await(CompletableFuture.allOf(done.toArray(new CompletableFuture<?>[0])), "give prefetched messages back");
     }
 
     private List<Leased> take() {

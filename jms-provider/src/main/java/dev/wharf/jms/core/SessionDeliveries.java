@@ -14,6 +14,7 @@ import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageListener;
 import jakarta.jms.Session;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -153,15 +154,21 @@ final class SessionDeliveries {
                     lazyModes() ? "the message will be delivered again"
                             : "the session goes on with the next message");
         }
-        if (acks.afterListener(l, failed) && redeliveryDelay == 0) {
+        CompletableFuture<Void> givenBack = acks.afterListener(l, failed);
+        if (givenBack != null && redeliveryDelay == 0) {
+            try {
+                givenBack.join();
+            } catch (RuntimeException e) {
+                return; // logged by the acknowledgements; the message comes back when its lease ends
+            }
             List<PoppedMessage> buffered;
             session.lock.lock();
             try {
-                buffered = consumer.drain();
+                buffered = consumer.takeBuffered();
             } finally {
                 session.lock.unlock();
             }
-            SessionAcks.release(consumer.group(), buffered, 0, false).join();
+            SessionAcks.release(consumer.group(), buffered, 0, false).exceptionally(e -> null).join();
         }
     }
 

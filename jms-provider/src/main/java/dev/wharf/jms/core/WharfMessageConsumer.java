@@ -347,6 +347,14 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
     /** Empties the buffer and cancels the pop in flight; the caller gives the messages back (holds the lock). */
     List<PoppedMessage> drain() {
         cancelPop();
+        return takeBuffered();
+    }
+
+    /**
+     * Empties the buffer, leaving a pop in flight alone (cancelling it would make it give back late messages
+     * after a redelivery, out of order); the caller gives the messages back. Caller holds the lock.
+     */
+    List<PoppedMessage> takeBuffered() {
         List<PoppedMessage> out = new ArrayList<>(buffer.size());
         buffer.forEach(l -> out.add(l.message()));
         buffer.clear();

@@ -13,6 +13,7 @@ import dev.wharf.jms.config.WharfConnectionConfig;
 import dev.wharf.jms.error.JmsErrors;
 import dev.wharf.jms.spi.TransactionLifecycleListener;
 import dev.wharf.jms.vm.VmBrokerRegistry;
+import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.AckStats;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import jakarta.jms.JMSException;
@@ -21,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -267,24 +269,31 @@ public final class BrokerLink implements AutoCloseable {
     /**
      * Anchors a new subscription: creates the group's acknowledgement state on every broker serving the topic,
      * starting at the topic's end, so the subscription receives what is published from now on (a group without
-     * state would start at its first pop and miss what came before). A topic nobody published to yet is created
-     * first, with {@value #SUBSCRIBED_TOPIC_QUEUES} queues on every master broker. State the group already has is
-     * kept (a durable subscription resumes where it was).
+     * state would start at its first pop and miss what came before). A broker without the topic (nobody published
+     * to it yet) gets it created first, with {@value #SUBSCRIBED_TOPIC_QUEUES} queues; an existing topic is never
+     * changed. State the group already has is kept (a durable subscription resumes where it was).
      */
     public void anchorGroup(String group, String topic) throws JMSException {
         try {
-            Set<String> addresses = new TreeSet<>();
-            Set<MessageQueue> queues = instance.fetchSubscribeQueues(topic);
-            if (queues.isEmpty()) {
-                admin().createTopic(topic, SUBSCRIBED_TOPIC_QUEUES);
-                addresses.addAll(instance.routes().clusterMasters().values());
-            } else {
-                for (MessageQueue mq : queues) {
-                    addresses.add(instance.requireMasterAddress(mq.brokerName(), topic));
-                }
+            Map<String, String> brokers = new TreeMap<>();
+            for (MessageQueue mq : instance.fetchSubscribeQueues(topic)) {
+                brokers.put(mq.brokerName(), instance.requireMasterAddress(mq.brokerName(), topic));
             }
-            for (String address : addresses) {
-                instance.ackApi().createGroup(address, group, topic, InitMode.LATEST, instance.apiTimeoutMillis());
+            if (brokers.isEmpty()) {
+                brokers.putAll(instance.routes().clusterMasters());
+            }
+            for (Map.Entry<String, String> broker : brokers.entrySet()) {
+                try {
+                    instance.ackApi().createGroup(broker.getValue(), group, topic, InitMode.LATEST,
+                            instance.apiTimeoutMillis());
+                } catch (ClientException e) {
+                    if (e.responseCode() != ResponseCode.TOPIC_NOT_EXIST) {
+                        throw e;
+                    }
+                    admin().createTopic(topic, SUBSCRIBED_TOPIC_QUEUES, broker.getKey());
+                    instance.ackApi().createGroup(broker.getValue(), group, topic, InitMode.LATEST,
+                            instance.apiTimeoutMillis());
+                }
             }
         } catch (ClientException e) {
             throw JmsErrors.fromClient(e, "subscribe to the topic " + topic);

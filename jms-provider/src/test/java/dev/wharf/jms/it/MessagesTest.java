@@ -165,9 +165,10 @@ class MessagesTest {
     void expiredMessagesAreNeverDelivered() throws Exception {
         Queue q = session.createQueue("messages-ttl");
         MessageProducer p = session.createProducer(q);
-        p.send(session.createTextMessage("short-lived"), DeliveryMode.PERSISTENT, 4, 100);
+        TextMessage shortLived = session.createTextMessage("short-lived");
+        p.send(shortLived, DeliveryMode.PERSISTENT, 4, 100);
         p.send(session.createTextMessage("long-lived"), DeliveryMode.PERSISTENT, 4, 60_000);
-        await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(1)).until(() -> true);
+        await().atMost(Duration.ofSeconds(2)).until(() -> System.currentTimeMillis() > shortLived.getJMSExpiration());
         MessageConsumer consumer = session.createConsumer(q);
         TextMessage m = (TextMessage) consumer.receive(5_000);
         assertThat(m.getText()).isEqualTo("long-lived");

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -182,11 +183,7 @@ class QueueTest {
                 Session s = c.createSession();
                 s.createConsumer(q).setMessageListener(m -> {
                     mine.add("x");
-                    try {
-                        Thread.sleep(20);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20)); // some work, so others get a share
                 });
             }
             c.start();
@@ -227,20 +224,45 @@ class QueueTest {
     }
 
     @Test
-    void aReceiveBlockedOnAClosingSessionReturnsNull() throws Exception {
+    void aReceiveBlockedOnAClosingConnectionReturnsNull() throws Exception {
         Connection c = factory("").createConnection();
         c.start();
         Session s = c.createSession();
         MessageConsumer consumer = s.createConsumer(s.createQueue("queue-blocked"));
+        CompletableFuture<Thread> receiver = new CompletableFuture<>();
         CompletableFuture<Message> receiving = CompletableFuture.supplyAsync(() -> {
+            receiver.complete(Thread.currentThread());
             try {
                 return consumer.receive();
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
         });
-        await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> true);
+        Thread t = receiver.get(5, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(5)).until(() -> t.getState() == Thread.State.TIMED_WAITING
+                || t.getState() == Thread.State.WAITING);
         c.close();
         assertThat(receiving.get(10, TimeUnit.SECONDS)).isNull();
+    }
+
+    @Test
+    void aListenerMayCloseItsOwnConnection() throws Exception {
+        Connection c = factory("").createConnection();
+        Session s = c.createSession();
+        Queue q = s.createQueue("queue-self-close");
+        CompletableFuture<Exception> outcome = new CompletableFuture<>();
+        s.createConsumer(q).setMessageListener(m -> {
+            try {
+                c.close();
+                outcome.complete(null);
+            } catch (Exception e) {
+                outcome.complete(e);
+            }
+        });
+        Session sender = c.createSession();
+        sender.createProducer(q).send(sender.createTextMessage("close"));
+        c.start();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isNull();
+        assertThatThrownBy(c::start).isInstanceOf(IllegalStateException.class);
     }
 }

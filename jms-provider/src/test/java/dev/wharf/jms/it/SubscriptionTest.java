@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.jms.vm.VmBrokerRegistry;
 import jakarta.jms.Connection;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.InvalidDestinationException;
@@ -74,6 +75,10 @@ class SubscriptionTest {
             Session s = c.createSession();
             Topic t = s.createTopic("sub-fanout");
             publish(c, t, "before anyone subscribed");
+            // a subscription starts at the end of what the broker has dispatched; wait until this message is
+            String namesrv = VmBrokerRegistry.shared().acquire(new WharfConnectionFactory(url).getConfig())
+                    .namesrvAddr();
+            Stored.read(namesrv, "sub-fanout", 1);
             MessageConsumer a = s.createConsumer(t);
             MessageConsumer b = c.createSession().createConsumer(t);
             publish(c, t, "one", "two");
