@@ -238,7 +238,11 @@ public class ConnectionOptions implements Serializable {
         this.retryTimesWhenSendFailed = retryTimesWhenSendFailed;
     }
 
-    /** Threads that run message listeners of a connection (each session still delivers one message at a time). */
+    /**
+     * Not used by the connections of this version: every session delivers to its listeners on a thread of its own
+     * (Jakarta Messaging serializes a session's listeners anyway). Kept so that configurations setting it stay
+     * valid.
+     */
     public int getConsumeThreads() {
         return consumeThreads;
     }
@@ -248,7 +252,10 @@ public class ConnectionOptions implements Serializable {
         this.consumeThreads = consumeThreads;
     }
 
-    /** Messages fetched from the broker per pull request. */
+    /**
+     * Messages a consumer takes from the broker per request, and so the most it holds before the application
+     * received them (at most 32 are used). Smaller shares a queue more evenly among consumers; larger is faster.
+     */
     public int getPullBatchSize() {
         return pullBatchSize;
     }
@@ -258,7 +265,10 @@ public class ConnectionOptions implements Serializable {
         this.pullBatchSize = pullBatchSize;
     }
 
-    /** Messages a consumer buffers per queue before it stops pulling (flow control). */
+    /**
+     * Not used by the connections of this version: a consumer holds at most {@code pullBatchSize} messages. Kept so
+     * that configurations setting it stay valid.
+     */
     public int getPullThresholdForQueue() {
         return pullThresholdForQueue;
     }
@@ -288,7 +298,10 @@ public class ConnectionOptions implements Serializable {
         this.heartbeatBrokerInterval = heartbeatBrokerInterval;
     }
 
-    /** Milliseconds between commits of consumed offsets to the broker. */
+    /**
+     * Milliseconds between commits of consumed offsets by the low-level client; JMS consumers acknowledge each
+     * message on the broker instead, so this matters only for clients sharing the connection's settings.
+     */
     public long getPersistConsumerOffsetInterval() {
         return persistConsumerOffsetInterval;
     }

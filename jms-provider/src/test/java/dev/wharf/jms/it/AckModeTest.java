@@ -219,6 +219,25 @@ class AckModeTest {
     }
 
     @Test
+    void aHeldMessageKeepsItsLeaseBeyondTheLeaseTime() throws Exception {
+        WharfConnectionFactory f = new WharfConnectionFactory(url);
+        f.setLeaseTime(1_000);
+        Queue q;
+        try (Connection holder = f.createConnection(); Connection other = connect()) {
+            holder.start();
+            Session s = holder.createSession(Session.CLIENT_ACKNOWLEDGE);
+            q = s.createQueue("ack-lease");
+            send(s, q, "held");
+            Message m = s.createConsumer(q).receive(5_000);
+            assertThat(text(m)).isEqualTo("held");
+            assertThat(other.createSession().createConsumer(q).receive(3_000))
+                    .as("three lease times later the message is still with its holder").isNull();
+            m.acknowledge();
+        }
+        assertThat(drain(q)).isEmpty();
+    }
+
+    @Test
     void acknowledgeOnAClosedSessionIsRefused() throws Exception {
         try (Connection c = connect()) {
             Session s = c.createSession(Session.CLIENT_ACKNOWLEDGE);
