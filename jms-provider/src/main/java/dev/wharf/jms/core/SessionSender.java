@@ -33,7 +33,6 @@ final class SessionSender {
 
     private static final String GROUP_ID = "JMSXGroupID";
 
-    private final WharfSession session;
     private final WharfConnection connection;
     private final SessionQueues queues = new SessionQueues();
     private final OrderedSends async;
@@ -41,7 +40,6 @@ final class SessionSender {
     private final SessionTransaction transaction;
 
     SessionSender(WharfSession session, WharfConnection connection, SessionTransaction transaction) {
-        this.session = session;
         this.connection = connection;
         this.transaction = transaction;
         this.async = new OrderedSends("wharf-jms-send-" + connection.link().connectionId().substring(24) + "-"

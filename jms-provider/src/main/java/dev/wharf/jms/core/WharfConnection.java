@@ -1,11 +1,8 @@
 package dev.wharf.jms.core;
 
-import dev.wharf.client.ClientException;
 import dev.wharf.common.util.NamedThreadFactory;
 import dev.wharf.jms.config.ConnectionOptions;
 import dev.wharf.jms.config.WharfConnectionConfig;
-import dev.wharf.jms.destination.Destinations;
-import dev.wharf.jms.destination.TemporaryDestinationDeleter;
 import dev.wharf.jms.destination.WharfDestination;
 import dev.wharf.jms.destination.WharfTemporaryDestination;
 import dev.wharf.jms.destination.WharfTemporaryQueue;
@@ -33,8 +30,6 @@ import jakarta.jms.Topic;
 import jakarta.jms.TopicConnection;
 import jakarta.jms.TopicSession;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -66,8 +61,6 @@ import org.slf4j.LoggerFactory;
 public class WharfConnection implements QueueConnection, TopicConnection {
 
     private static final Logger LOG = LoggerFactory.getLogger(WharfConnection.class);
-    /** Queues of a temporary destination on each master broker: one keeps its order trivially. */
-    static final int TEMPORARY_QUEUE_NUMS = 1;
     private static final ExecutorService EXCEPTION_LISTENERS =
             Executors.newCachedThreadPool(new NamedThreadFactory("wharf-jms-exception-listener", true));
 
@@ -76,8 +69,7 @@ public class WharfConnection implements QueueConnection, TopicConnection {
     private final ConnectionMonitor monitor;
     private final Object lifecycle = new Object();
     private final List<WharfSession> sessions = new CopyOnWriteArrayList<>();
-    private final Set<WharfTemporaryDestination> temporaries = ConcurrentHashMap.newKeySet();
-    private final TemporaryDestinationDeleter deleter = this::deleteTemporary;
+    private final TemporaryDestinations temporaries;
     private final AtomicInteger sessionIds = new AtomicInteger();
 
     private String clientId;
@@ -86,10 +78,10 @@ public class WharfConnection implements QueueConnection, TopicConnection {
     private volatile ExceptionListener exceptionListener;
     private volatile boolean started;
     private volatile boolean closed;
-    private volatile boolean temporariesGone;
 
     private WharfConnection(BrokerLink link) {
         this.link = link;
+        this.temporaries = new TemporaryDestinations(this, link);
         this.codec = new JmsMessageCodec(link.config().deserializationPolicy());
         this.monitor = new ConnectionMonitor(link.connectionId(), link::probe, new ConnectionMonitor.Listener() {
             @Override
@@ -280,7 +272,6 @@ public class WharfConnection implements QueueConnection, TopicConnection {
     }
 
     private void onBrokerLost(JMSException cause) {
-        sessions.forEach(WharfSession::brokerLost);
         ExceptionListener listener = exceptionListener;
         if (listener == null || closed) {
             return;
@@ -367,15 +358,7 @@ public class WharfConnection implements QueueConnection, TopicConnection {
                 first = first == null ? e : first;
             }
         }
-        for (WharfTemporaryDestination t : temporaries) {
-            try {
-                t.delete();
-            } catch (JMSException e) {
-                LOG.warn("Could not delete the temporary destination {} of connection {}: {}", t,
-                        link.connectionId(), e.getMessage());
-            }
-        }
-        temporariesGone = true;
+        temporaries.deleteAll();
         link.close();
         synchronized (lifecycle) {
             if (clientIdClaimed) {
@@ -406,57 +389,30 @@ public class WharfConnection implements QueueConnection, TopicConnection {
     // ---------------------------------------------------------------- temporary destinations
 
     WharfTemporaryQueue createTemporaryQueue() throws JMSException {
-        WharfTemporaryQueue queue = new WharfTemporaryQueue(Destinations.newTemporaryName(), deleter);
-        createTemporaryTopic(queue);
-        return queue;
+        checkOpen();
+        markUsed();
+        return temporaries.createQueue();
     }
 
     WharfTemporaryTopic createTemporaryTopic() throws JMSException {
-        WharfTemporaryTopic topic = new WharfTemporaryTopic(Destinations.newTemporaryName(), deleter);
-        createTemporaryTopic(topic);
-        return topic;
-    }
-
-    private void createTemporaryTopic(WharfTemporaryDestination destination) throws JMSException {
         checkOpen();
         markUsed();
-        try {
-            link.admin().createTopic(destination.getName(), TEMPORARY_QUEUE_NUMS);
-        } catch (ClientException e) {
-            throw JmsErrors.fromClient(e, "create the " + destination.kind().label() + " " + destination.getName());
-        } catch (InterruptedException e) {
-            throw JmsErrors.translate("create a temporary destination", e);
-        }
-        temporaries.add(destination);
+        return temporaries.createTopic();
     }
 
     /** Whether this connection created the temporary destination (and so may consume from it). */
     boolean created(WharfTemporaryDestination destination) {
-        return destination.isCreatedBy(deleter);
+        return temporaries.createdHere(destination);
     }
 
-    private void deleteTemporary(WharfDestination destination) throws JMSException {
-        if (temporariesGone) {
-            throw JmsErrors.closed("connection");
-        }
+    /** Whether a session of this connection has a consumer on the destination. */
+    boolean hasConsumerOn(WharfDestination destination) {
         for (WharfSession s : sessions) {
             if (s.hasConsumerOn(destination)) {
-                throw new IllegalStateException("The " + destination.kind().label() + " " + destination.getName()
-                        + " still has consumers; close them before deleting it.");
+                return true;
             }
         }
-        deleteTopic(destination);
-        temporaries.remove(destination);
-    }
-
-    private void deleteTopic(WharfDestination destination) throws JMSException {
-        try {
-            link.admin().deleteTopic(destination.getName());
-        } catch (ClientException e) {
-            throw JmsErrors.fromClient(e, "delete the " + destination.kind().label() + " " + destination.getName());
-        } catch (InterruptedException e) {
-            throw JmsErrors.translate("delete a temporary destination", e);
-        }
+        return false;
     }
 
     // ---------------------------------------------------------------- application server facilities

@@ -684,9 +684,6 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         delivery.awaitIdle(null);
     }
 
-    void brokerLost() {
-    }
-
     /** The broker answers again: consumers that were waiting after failures fetch at once. */
     void brokerRecovered() {
         lock.lock();
