@@ -22,7 +22,7 @@ import picocli.CommandLine.ParentCommand;
                         + "--timeout seconds."})
 final class ConsumeCommand implements Callable<Integer> {
 
-    private static final String LINE = "%-32s  %-24s  %10s  %-12s  %-20s  %s";
+    private static final String LINE = "%-32s  %-14s  %8s  %-10s  %-24s  %s";
 
     @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic to consume.")
     String topic;
