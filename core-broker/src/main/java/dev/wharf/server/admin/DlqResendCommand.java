@@ -2,9 +2,7 @@ package dev.wharf.server.admin;
 
 import dev.wharf.client.producer.Producer;
 import dev.wharf.client.producer.SendResult;
-import dev.wharf.common.SystemTopics;
 import dev.wharf.common.TopicValidator;
-import dev.wharf.common.message.MessageExt;
 import dev.wharf.server.CliException;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +14,11 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code wharf admin dlq-resend}. */
 @Command(name = "dlq-resend", mixinStandardHelpOptions = true,
-        description = {"Sends copies of dead letters of a consumer group back to the topics they were first sent to, "
-                + "as new messages (new message id, redelivery count 0; ORIGIN_MESSAGE_ID names the first message).",
-                "The dead-letter queue keeps its messages: resending the same one again sends another copy."})
+        description = {"Sends dead letters of a consumer group back to the topics they were first sent to, with "
+                + "their message id and properties and a redelivery count of 0.",
+                "What was resent is remembered as the group's offset on its dead-letter queue, so dlq-list and "
+                        + "--all no longer show it (a message resent by id stays listed while older ones wait "
+                        + "before it)."})
 final class DlqResendCommand implements Callable<Integer> {
 
     /** Most dead letters one --all run resends. */
@@ -35,7 +35,7 @@ final class DlqResendCommand implements Callable<Integer> {
                 description = "The dead letter to resend: its MsgId or OffsetMsgId as dlq-list prints them.")
         String msgId;
 
-        @Option(names = "--all", description = "Resend every message of the dead-letter queue.")
+        @Option(names = "--all", description = "Resend every message waiting in the dead-letter queue.")
         boolean all;
     }
 
@@ -48,26 +48,28 @@ final class DlqResendCommand implements Callable<Integer> {
         if (error != null) {
             throw CliException.usage(error);
         }
-        String dlq = SystemTopics.dlqTopic(group);
-        Table table = new Table(Table.text("DlqMsgId", "dlqMsgId"), Table.text("Topic", "topic"),
-                Table.text("NewMsgId", "msgId"), Table.text("Broker", "broker"), Table.number("QID", "queueId"),
-                Table.number("Offset", "queueOffset"));
+        Table table = new Table(Table.text("MsgId", "msgId"), Table.text("Topic", "topic"),
+                Table.text("Broker", "broker"), Table.number("QID", "queueId"), Table.number("Offset", "queueOffset"));
         try (AdminSession session = admin.open()) {
-            List<MessageExt> chosen = choose(DeadLetters.read(session, group, MAX_ALL), dlq);
-            for (MessageExt m : chosen) {
-                if (DeadLetters.originalTopic(m) == null) {
-                    throw CliException.failed("The dead letter " + m.getMsgId() + " does not say which topic it came "
-                            + "from (no RETRY_TOPIC or REAL_TOPIC property), so it cannot be resent; nothing was sent.");
+            DeadLetters dlq = new DeadLetters(session, group);
+            List<DeadLetters.Letter> chosen = choose(dlq.waiting(MAX_ALL), dlq.topic());
+            for (DeadLetters.Letter letter : chosen) {
+                if (DeadLetters.originalTopic(letter.msg()) == null) {
+                    throw CliException.failed("The dead letter " + letter.msg().getMsgId() + " does not say which "
+                            + "topic it came from (no RETRY_TOPIC or REAL_TOPIC property), so it cannot be resent; "
+                            + "nothing was sent.");
                 }
             }
             Producer producer = session.producer();
-            for (MessageExt m : chosen) {
-                String topic = DeadLetters.originalTopic(m);
-                SendResult r = producer.send(DeadLetters.copyForResend(m, topic));
-                table.add(m.getMsgId(), topic, r.msgId(), r.messageQueue().brokerName(), r.messageQueue().queueId(),
+            for (DeadLetters.Letter letter : chosen) {
+                String topic = DeadLetters.originalTopic(letter.msg());
+                SendResult r = producer.send(DeadLetters.copyForResend(letter.msg(), topic));
+                dlq.resent(letter, selection.all);
+                table.add(r.msgId(), topic, r.messageQueue().brokerName(), r.messageQueue().queueId(),
                         r.queueOffset());
             }
         } finally {
+            // what was resent is printed even when a later send failed
             if (!table.isEmpty()) {
                 admin.output().table(table);
             }
@@ -75,23 +77,22 @@ final class DlqResendCommand implements Callable<Integer> {
         return 0;
     }
 
-    private List<MessageExt> choose(List<MessageExt> letters, String dlq) throws CliException {
+    private List<DeadLetters.Letter> choose(List<DeadLetters.Letter> letters, String dlq) throws CliException {
         if (selection.all) {
             if (letters.isEmpty()) {
-                throw CliException.failed("The dead-letter queue " + dlq + " is empty; nothing to resend.");
+                throw CliException.failed("No message waits in the dead-letter queue " + dlq + "; nothing to resend.");
             }
             return letters;
         }
         String id = selection.msgId.trim();
-        List<MessageExt> out = new ArrayList<>();
-        for (MessageExt m : letters) {
-            if (DeadLetters.hasId(m, id)) {
-                out.add(m);
-                break;
+        List<DeadLetters.Letter> out = new ArrayList<>();
+        for (DeadLetters.Letter letter : letters) {
+            if (DeadLetters.hasId(letter.msg(), id)) {
+                out.add(letter);
             }
         }
         if (out.isEmpty()) {
-            throw CliException.failed("No message with the id " + id + " is in the dead-letter queue " + dlq
+            throw CliException.failed("No message with the id " + id + " waits in the dead-letter queue " + dlq
                     + " (see: wharf admin dlq-list --group " + group + ").");
         }
         return out;
