@@ -1,7 +1,11 @@
 package dev.wharf.broker;
 
+import dev.wharf.broker.ack.AckService;
+import dev.wharf.broker.ack.AckSettings;
+import dev.wharf.broker.ack.persist.AckStateDocument;
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.broker.config.JsonConfigFile;
 import dev.wharf.broker.group.ClientHousekeepingService;
 import dev.wharf.broker.group.ConsumerManager;
 import dev.wharf.broker.group.ProducerManager;
@@ -11,6 +15,7 @@ import dev.wharf.broker.longpolling.PullRequestHoldService;
 import dev.wharf.broker.offset.ConsumerOffsetManager;
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.registry.NameServerRegistrar;
+import dev.wharf.broker.schedule.ScheduleService;
 import dev.wharf.broker.topic.TopicConfigManager;
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.protocol.body.RouteData.RegisterBrokerBody;
@@ -62,7 +67,9 @@ public final class Broker {
     private final LongSupplier clock = System::currentTimeMillis;
     private final BrokerParts parts;
     private final PullRequestHoldService holdService;
+    private final AckService ack;
     private final ClientHousekeepingService housekeeping;
+    private final ScheduleService schedule;
     private final List<PutMessageHook> hooks = new CopyOnWriteArrayList<>();
     private final List<BrokerService> services = new CopyOnWriteArrayList<>();
     private final List<BrokerService> startedServices = new ArrayList<>();
@@ -92,13 +99,57 @@ public final class Broker {
         this.executors = new BrokerExecutors(config);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-broker-scheduler"));
         this.server = new NettyRemotingServer(settings.netty());
+        this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
+                settings.store().getFileReservedTime(), clock);
+        hooks.add(schedule.hook());
+        services.add(new BrokerService() {
+            @Override
+            public String name() {
+                return "scheduled delivery";
+            }
+
+            @Override
+            public void start() throws Exception {
+                schedule.start();
+            }
+
+            @Override
+            public void shutdown() {
+                schedule.shutdown();
+            }
+        });
         parts.topics.addListener(() -> {
             NameServerRegistrar r = registrar;
             if (r != null) {
                 r.requestRegistration();
             }
         });
-        BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock);
+        this.ack = new AckService(new AckSettings(config.getPopScanUnitsPerQueue(),
+                settings.store().getMaxTransferBytesOnMessageInMemory(), config.getPopLeaseScanInterval(),
+                config.getAckStateSnapshotInterval()), store, parts.topics, parts.subscriptionGroups,
+                JsonConfigFile.inConfigDir(settings.store().rootPath(), "ackState.json", AckStateDocument.class),
+                (topic, queueId, tagsCode) -> holdService.notifyMessageArriving(topic, queueId, Long.MAX_VALUE,
+                        tagsCode),
+                clock);
+        housekeeping.addChannelCloseListener(ack::channelClosed);
+        services.add(new BrokerService() {
+            @Override
+            public String name() {
+                return "acknowledgement state";
+            }
+
+            @Override
+            public void start() throws IOException {
+                ack.start();
+            }
+
+            @Override
+            public void shutdown() {
+                ack.shutdown();
+            }
+        });
+        BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock,
+                ack);
     }
 
     private static BrokerSettings validated(BrokerSettings settings) {
@@ -159,8 +210,10 @@ public final class Broker {
             if (port > 0) {
                 settings.store().setStoreHost(config.getBrokerIP1() + ":" + port);
             }
-            store.setMessageArrivingListener((topic, queueId, logicOffset, tagsCode, storeTimestamp, properties) ->
-                    holdService.notifyMessageArriving(topic, queueId, logicOffset + 1, tagsCode));
+            store.setMessageArrivingListener((topic, queueId, logicOffset, tagsCode, storeTimestamp, properties) -> {
+                holdService.notifyMessageArriving(topic, queueId, logicOffset + 1, tagsCode);
+                schedule.messageArrived(topic, queueId, tagsCode);
+            });
             store.start();
             parts.load();
             holdService.start();
@@ -353,6 +406,16 @@ public final class Broker {
 
     public RebalanceLockManager locks() {
         return parts.locks;
+    }
+
+    /** Scheduled delivery (delay levels and arbitrary delivery times). */
+    public ScheduleService schedule() {
+        return schedule;
+    }
+
+    /** Acknowledgement-based consumption (pop, ack, peek) and its state. */
+    public AckService ack() {
+        return ack;
     }
 
     /** Pulls held by long polling now. */

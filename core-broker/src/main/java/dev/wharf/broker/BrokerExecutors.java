@@ -19,6 +19,8 @@ final class BrokerExecutors {
     final ThreadPoolExecutor query;
     final ThreadPoolExecutor admin;
     final ThreadPoolExecutor clientManage;
+    final ThreadPoolExecutor pop;
+    final ThreadPoolExecutor ack;
 
     BrokerExecutors(BrokerConfig config) {
         send = RemotingExecutors.bounded("wharf-send", config.getSendMessageThreadPoolNums(),
@@ -31,10 +33,14 @@ final class BrokerExecutors {
                 config.getAdminBrokerThreadPoolQueueCapacity());
         clientManage = RemotingExecutors.bounded("wharf-client-manage", config.getClientManageThreadPoolNums(),
                 config.getClientManagerThreadPoolQueueCapacity());
+        pop = RemotingExecutors.bounded("wharf-pop", config.getPopMessageThreadPoolNums(),
+                config.getPopThreadPoolQueueCapacity());
+        ack = RemotingExecutors.bounded("wharf-ack-request", config.getAckMessageThreadPoolNums(),
+                config.getAckThreadPoolQueueCapacity());
     }
 
     List<ExecutorService> all() {
-        return List.of(send, pull, query, admin, clientManage);
+        return List.of(send, pull, query, admin, clientManage, pop, ack);
     }
 
     /** Stops taking tasks and waits briefly for running ones (a send completing its put). */

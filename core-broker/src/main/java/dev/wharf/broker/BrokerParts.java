@@ -38,7 +38,8 @@ final class BrokerParts {
     BrokerParts(BrokerConfig config, Path storeRoot, MessageStore store, LongSupplier clock) {
         topics = new TopicConfigManager(
                 JsonConfigFile.inConfigDir(storeRoot, "topics.json", TopicConfigManager.TopicsDocument.class),
-                config.getDefaultTopicQueueNums(), config.isAutoCreateTopicEnable(), config.delayLevelCount());
+                config.getDefaultTopicQueueNums(), config.isAutoCreateTopicEnable(),
+                config.delayLevelCount() + 1); // one queue per delay level and the timer queue
         offsets = new ConsumerOffsetManager(
                 JsonConfigFile.inConfigDir(storeRoot, "consumerOffset.json", ConsumerOffsetManager.OffsetsDocument.class),
                 config.getOffsetResetGuardMillis());

@@ -1,14 +1,20 @@
 package dev.wharf.broker;
 
+import dev.wharf.broker.ack.AckService;
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.longpolling.PullRequestHoldService;
+import dev.wharf.broker.processor.AckAdminProcessor;
+import dev.wharf.broker.processor.AckMessageProcessor;
 import dev.wharf.broker.processor.ClientManageProcessor;
 import dev.wharf.broker.processor.ConsumerAdminProcessor;
 import dev.wharf.broker.processor.ConsumerOffsetProcessor;
+import dev.wharf.broker.processor.PeekMessageProcessor;
+import dev.wharf.broker.processor.PopMessageProcessor;
 import dev.wharf.broker.processor.PullMessageProcessor;
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.processor.QueryMessageProcessor;
 import dev.wharf.broker.processor.QueueLockProcessor;
+import dev.wharf.broker.processor.SendMessageBackProcessor;
 import dev.wharf.broker.processor.SendMessageProcessor;
 import dev.wharf.broker.processor.TopicAdminProcessor;
 import dev.wharf.protocol.RequestCode;
@@ -27,10 +33,13 @@ final class BrokerProcessors {
 
     static void registerAll(NettyRemotingServer server, BrokerExecutors executors, BrokerConfig config,
                             MessageStore store, BrokerParts parts, PullRequestHoldService holdService,
-                            List<PutMessageHook> hooks, LongSupplier storeHost, LongSupplier clock) {
+                            List<PutMessageHook> hooks, LongSupplier storeHost, LongSupplier clock, AckService ack) {
         String brokerName = config.getBrokerName();
         register(server, executors.send, new SendMessageProcessor(brokerName, store, parts.topics, hooks, storeHost),
                 RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE);
+        register(server, executors.send, new SendMessageBackProcessor(brokerName, store, parts.topics,
+                        parts.subscriptionGroups, hooks, storeHost, clock),
+                RequestCode.CONSUMER_SEND_MSG_BACK);
         register(server, executors.pull, new PullMessageProcessor(config, store, parts.topics, parts.consumers,
                         parts.subscriptionGroups, parts.offsets, parts.pullTracker, parts.subscriptionCache,
                         holdService, executors.pull, clock),
@@ -52,6 +61,20 @@ final class BrokerProcessors {
         register(server, executors.admin, new ConsumerAdminProcessor(parts.topics, parts.offsets, parts.consumers,
                         parts.subscriptionGroups, parts.pullTracker, parts.notifier, store, brokerName, clock),
                 RequestCode.GET_CONSUME_STATS, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET);
+        registerAck(server, executors, brokerName, store, parts, holdService, clock, ack);
+    }
+
+    private static void registerAck(NettyRemotingServer server, BrokerExecutors executors, String brokerName,
+                                    MessageStore store, BrokerParts parts, PullRequestHoldService holdService,
+                                    LongSupplier clock, AckService ack) {
+        register(server, executors.pop, new PopMessageProcessor(brokerName, parts.topics, parts.subscriptionGroups, ack,
+                holdService, executors.pop, clock), RequestCode.POP_MESSAGE);
+        register(server, executors.pop, new PeekMessageProcessor(brokerName, parts.topics, parts.subscriptionGroups,
+                ack), RequestCode.PEEK_MESSAGE);
+        register(server, executors.ack, new AckMessageProcessor(brokerName, parts.topics, parts.subscriptionGroups, ack,
+                store), RequestCode.ACK_MESSAGE, RequestCode.CHANGE_MESSAGE_INVISIBLETIME);
+        register(server, executors.admin, new AckAdminProcessor(brokerName, parts.topics, parts.subscriptionGroups,
+                ack), RequestCode.CREATE_ACK_GROUP, RequestCode.DELETE_ACK_GROUP, RequestCode.GET_ACK_STATS);
     }
 
     private static void register(NettyRemotingServer server, ExecutorService executor, RequestProcessor processor,

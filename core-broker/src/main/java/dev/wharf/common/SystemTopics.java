@@ -12,6 +12,12 @@ public final class SystemTopics {
     /** Half messages that reached the check-back limit are moved here so they stay findable. */
     public static final String TRANS_CHECK_MAX_TIME_TOPIC = "TRANS_CHECK_MAX_TIME_TOPIC";
 
+    /**
+     * The acknowledgement log: one record per state change of acknowledgement-based consumption (pop, ack,
+     * lease change, dead-lettering), replayed at start above the last snapshot. One queue.
+     */
+    public static final String ACK_LOG_TOPIC = "WHARF_SYS_ACK_LOG";
+
     public static final String RETRY_GROUP_TOPIC_PREFIX = "%RETRY%";
     public static final String DLQ_GROUP_TOPIC_PREFIX = "%DLQ%";
 
@@ -37,6 +43,7 @@ public final class SystemTopics {
     /** Internal topics that applications must not send to or consume directly. */
     public static boolean isInternal(String topic) {
         return SCHEDULE_TOPIC.equals(topic) || TRANS_HALF_TOPIC.equals(topic)
-                || TRANS_OP_HALF_TOPIC.equals(topic) || TRANS_CHECK_MAX_TIME_TOPIC.equals(topic);
+                || TRANS_OP_HALF_TOPIC.equals(topic) || TRANS_CHECK_MAX_TIME_TOPIC.equals(topic)
+                || ACK_LOG_TOPIC.equals(topic);
     }
 }

@@ -48,6 +48,14 @@ public final class RequestCode {
     public static final int POP_MESSAGE = 200050;
     public static final int ACK_MESSAGE = 200051;
     public static final int CHANGE_MESSAGE_INVISIBLETIME = 200053;
+    /** Wharf's own: the messages still on a queue for a group, without changing anything (browsing). */
+    public static final int PEEK_MESSAGE = 200100;
+    /** Wharf's own: creates a group's acknowledgement state for a topic (anchors where it starts). */
+    public static final int CREATE_ACK_GROUP = 200101;
+    /** Wharf's own: deletes a group's acknowledgement state for a topic (unsubscribe). */
+    public static final int DELETE_ACK_GROUP = 200102;
+    /** Wharf's own: per-queue acknowledgement statistics of a group. */
+    public static final int GET_ACK_STATS = 200103;
 
     private static final CodeNames NAMES = CodeNames.of(RequestCode.class);
 

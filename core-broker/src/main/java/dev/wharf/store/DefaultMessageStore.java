@@ -6,6 +6,7 @@ import dev.wharf.store.cleanup.CleanCommitLogService;
 import dev.wharf.store.cleanup.CleanConsumeQueueService;
 import dev.wharf.store.cleanup.DeleteWhen;
 import dev.wharf.store.commitlog.CommitLog;
+import dev.wharf.store.commitlog.CommitLogScanner;
 import dev.wharf.store.commitlog.FlushCommitLogService;
 import dev.wharf.store.commitlog.GroupCommitService;
 import dev.wharf.store.dispatch.FlushConsumeQueueService;
@@ -33,6 +34,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -291,6 +293,16 @@ public final class DefaultMessageStore implements MessageStore {
     public GetMessageResult getMessage(String topic, int queueId, long offset, int maxMsgNums, int maxTotalBytes,
             MessageFilter filter) {
         return reader.getMessage(topic, queueId, offset, maxMsgNums, maxTotalBytes, filter);
+    }
+
+    @Override
+    public long visitQueueUnits(String topic, int queueId, long fromOffset, int maxUnits, QueueUnitVisitor visitor) {
+        return reader.visitQueueUnits(topic, queueId, fromOffset, maxUnits, visitor);
+    }
+
+    @Override
+    public long forEachRecord(long fromPhyOffset, Consumer<MessageExt> visitor) {
+        return new CommitLogScanner(commitLog).forEach(fromPhyOffset, visitor);
     }
 
     @Override

@@ -46,7 +46,7 @@ public class MessageExtBrokerInner extends MessageExt {
      */
     String encodedPropertiesChecked() {
         if (propertiesString != null) {
-            String error = checkEncoded(propertiesString);
+            String error = MessageDecoder.checkEncodedProperties(propertiesString);
             if (error != null) {
                 throw new IllegalArgumentException(error);
             }
@@ -58,40 +58,5 @@ public class MessageExtBrokerInner extends MessageExt {
             throw new IllegalArgumentException(error);
         }
         return MessageDecoder.encodeProperties(properties);
-    }
-
-    /**
-     * Checks an encoded properties string: every property is {@code key\u0001value\u0002} with a non-empty
-     * key and exactly one {@code \u0001}, so a separator inside a key or value shows up as a malformed property.
-     */
-    static String checkEncoded(String encoded) {
-        int start = 0;
-        int length = encoded.length();
-        while (start < length) {
-            int end = encoded.indexOf(MessageDecoder.PROPERTY_SEPARATOR, start);
-            if (end < 0) {
-                end = length;
-            }
-            int sep = encoded.indexOf(MessageDecoder.NAME_VALUE_SEPARATOR, start);
-            if (sep < 0 || sep >= end) {
-                return "A message property near \"" + printable(encoded.substring(start, end))
-                        + "\" has no name/value separator; keys and values must not contain \\u0001 or \\u0002.";
-            }
-            if (sep == start) {
-                return "A message property has an empty name; give every property a name.";
-            }
-            if (encoded.indexOf(MessageDecoder.NAME_VALUE_SEPARATOR, sep + 1) >= 0
-                    && encoded.indexOf(MessageDecoder.NAME_VALUE_SEPARATOR, sep + 1) < end) {
-                return "The value of message property \"" + encoded.substring(start, sep)
-                        + "\" contains \\u0001 or \\u0002, which the store uses as separators; remove or encode them.";
-            }
-            start = end + 1;
-        }
-        return null;
-    }
-
-    private static String printable(String s) {
-        String p = s.replace("\u0001", "\\u0001").replace("\u0002", "\\u0002");
-        return p.length() > 40 ? p.substring(0, 40) + "..." : p;
     }
 }

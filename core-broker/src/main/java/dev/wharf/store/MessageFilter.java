@@ -12,6 +12,14 @@ public interface MessageFilter {
     boolean isMatchedByConsumeQueue(long tagsCode);
 
     /**
+     * Like {@link #isMatchedByConsumeQueue(long)}, told which queue offset the unit is at, for filters that
+     * also skip messages by position (e.g. ones already acknowledged); the read calls this one.
+     */
+    default boolean isMatchedByConsumeQueue(long queueOffset, long tagsCode) {
+        return isMatchedByConsumeQueue(tagsCode);
+    }
+
+    /**
      * Whether the stored record matches (e.g. a SQL92 selector on its properties).
      *
      * @param record one whole stored record at position 0 (a read-only use of the caller's view)

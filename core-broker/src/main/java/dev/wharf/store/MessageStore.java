@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 
 /**
  * The broker's message store: one commit log, a consume queue per topic/queue, an index by key. All methods
@@ -34,6 +35,27 @@ public interface MessageStore {
      */
     GetMessageResult getMessage(String topic, int queueId, long offset, int maxMsgNums, int maxTotalBytes,
             MessageFilter filter);
+
+    /**
+     * Hands the units of one queue to {@code visitor} in order, starting at {@code fromOffset} (moved up to the
+     * queue's min offset when below it), without reading the commit log: at most {@code maxUnits} units, and
+     * only those of the queue file holding the first one, so a call stays short; call again from the returned
+     * offset to go on. Blank units (gaps in the numbering) are skipped without a visit.
+     *
+     * @return the offset to continue from: the unit the visitor declined, or just past the last unit examined;
+     *         the start offset when nothing could be read (unknown queue, nothing written there yet)
+     */
+    long visitQueueUnits(String topic, int queueId, long fromOffset, int maxUnits, QueueUnitVisitor visitor);
+
+    /**
+     * Decodes every message record from {@code fromPhyOffset} (a record boundary, e.g. an earlier
+     * {@link #getMaxPhyOffset()}; moved up to {@link #getMinPhyOffset()} when below it) to the end of the commit
+     * log as it is when the call starts, in order, stepping over the blank ends of files. Bodies are not read.
+     * Meant for start-up scans of the last few megabytes, on the caller's thread.
+     *
+     * @return the offset just past the last record visited (where a later scan would continue)
+     */
+    long forEachRecord(long fromPhyOffset, Consumer<MessageExt> visitor);
 
     /** The queue's end: the offset the next message will get (0 for an unknown queue). */
     long getMaxOffsetInQueue(String topic, int queueId);

@@ -95,7 +95,7 @@ final class QueueMessageReader {
                     removed++;
                     continue;
                 }
-                if (!f.isMatchedByConsumeQueue(tagsCode)) {
+                if (!f.isMatchedByConsumeQueue(offset + i, tagsCode)) {
                     continue;
                 }
                 SelectMappedBufferResult record = commitLog.getMessage(phy, size);
@@ -125,6 +125,37 @@ final class QueueMessageReader {
         }
         stats.recordGet(found.size());
         return new GetMessageResult(status, next, min, max, found);
+    }
+
+    long visitQueueUnits(String topic, int queueId, long fromOffset, int maxUnits, QueueUnitVisitor visitor) {
+        ConsumeQueue cq = queues.find(topic, queueId);
+        if (cq == null) {
+            return fromOffset;
+        }
+        long offset = Math.max(fromOffset, cq.getMinOffsetInQueue());
+        if (maxUnits <= 0 || offset >= cq.getMaxOffsetInQueue()) {
+            return offset;
+        }
+        SelectMappedBufferResult units = cq.getIndexBuffer(offset);
+        if (units == null) {
+            return offset;
+        }
+        try {
+            ByteBuffer b = units.byteBuffer();
+            int count = Math.min(units.size() / UNIT_SIZE, maxUnits);
+            for (int i = 0; i < count; i++) {
+                int at = i * UNIT_SIZE;
+                long phy = ConsumeQueueUnit.phyOffset(b, at);
+                int size = ConsumeQueueUnit.msgSize(b, at);
+                if (ConsumeQueueUnit.isMessage(phy, size)
+                        && !visitor.visit(offset + i, phy, size, ConsumeQueueUnit.tagsCode(b, at))) {
+                    return offset + i;
+                }
+            }
+            return offset + count;
+        } finally {
+            units.release();
+        }
     }
 
     private static GetMessageResult empty(GetMessageStatus status, long next, long min, long max) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.broker.processor.PutMessageHook;
-import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.protocol.RemotingCommand;
@@ -40,19 +39,22 @@ class ExtensionPointsTest {
         extra.shutdownNow();
     }
 
-    /** A stand-in for scheduled delivery: a delayed message moves to the schedule topic, its real topic kept. */
-    private static final PutMessageHook DELAY = (context, msg) -> {
-        String level = msg.getProperty(MessageProperties.DELAY_TIME_LEVEL);
+    private static final String HELD = "HELD_TOPIC";
+    private static final String HOLD_LEVEL = "HOLD_LEVEL";
+
+    /** A stand-in for a feature's hook: a held message moves to another topic, its real topic kept. */
+    private static final PutMessageHook HOLD = (context, msg) -> {
+        String level = msg.getProperty(HOLD_LEVEL);
         if (level == null) {
             return null;
         }
         if (Integer.parseInt(level) > 18) {
-            return new PutMessageHook.Refusal(ResponseCode.MESSAGE_ILLEGAL, "delay level " + level + " is above 18");
+            return new PutMessageHook.Refusal(ResponseCode.MESSAGE_ILLEGAL, "hold level " + level + " is above 18");
         }
         msg.putProperty(MessageProperties.REAL_TOPIC, msg.getTopic());
         msg.putProperty(MessageProperties.REAL_QUEUE_ID, String.valueOf(msg.getQueueId()));
         msg.setPropertiesString(null);
-        msg.setTopic(SystemTopics.SCHEDULE_TOPIC);
+        msg.setTopic(HELD);
         msg.setQueueId(Integer.parseInt(level) - 1);
         return null;
     };
@@ -61,7 +63,7 @@ class ExtensionPointsTest {
     void hooksTransformOrRefuseMessagesBeforeTheyAreStored() throws Exception {
         List<String> services = new ArrayList<>();
         broker = new Broker(BrokerFixture.settings(dir));
-        broker.addPutMessageHook(DELAY);
+        broker.addPutMessageHook(HOLD);
         broker.addService(new BrokerService() {
             @Override
             public String name() {
@@ -84,19 +86,18 @@ class ExtensionPointsTest {
         assertThat(services).containsExactly("started with store 0");
 
         try (ProtocolClient client = new ProtocolClient(broker.address())) {
-            client.sendOk("Later", 0, new byte[] {1}, Map.of(MessageProperties.DELAY_TIME_LEVEL, "3"));
-            await().atMost(Duration.ofSeconds(10)).until(() ->
-                    broker.store().getMaxOffsetInQueue(SystemTopics.SCHEDULE_TOPIC, 2) == 1);
+            client.sendOk("Later", 0, new byte[] {1}, Map.of(HOLD_LEVEL, "3"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> broker.store().getMaxOffsetInQueue(HELD, 2) == 1);
             assertThat(broker.store().getMaxOffsetInQueue("Later", 0)).isZero();
-            long phy = broker.store().getCommitLogOffsetInQueue(SystemTopics.SCHEDULE_TOPIC, 2, 0);
+            long phy = broker.store().getCommitLogOffsetInQueue(HELD, 2, 0);
             assertThat(broker.store().lookMessageByOffset(phy).getProperties())
                     .containsEntry(MessageProperties.REAL_TOPIC, "Later")
                     .containsEntry(MessageProperties.REAL_QUEUE_ID, "0");
 
             RemotingCommand refused = client.send("Later", 0, new byte[] {1},
-                    Map.of(MessageProperties.DELAY_TIME_LEVEL, "99"));
+                    Map.of(HOLD_LEVEL, "99"));
             assertThat(refused.code()).isEqualTo(ResponseCode.MESSAGE_ILLEGAL);
-            assertThat(refused.remark()).isEqualTo("delay level 99 is above 18");
+            assertThat(refused.remark()).isEqualTo("hold level 99 is above 18");
 
             Message delayed = new Message("Later", new byte[] {2});
             delayed.setDelayTimeLevel(1);

@@ -113,6 +113,14 @@ final class ProtocolClient implements AutoCloseable {
         return HeaderCodec.decode(response.extFields(), PullMessageResponse.class);
     }
 
+    NettyRemotingClient client() {
+        return client;
+    }
+
+    String address() {
+        return address;
+    }
+
     @Override
     public void close() {
         client.shutdown();

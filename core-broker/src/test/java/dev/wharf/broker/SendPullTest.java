@@ -154,7 +154,8 @@ class SendPullTest {
         assertThat(table.topicConfigTable().get("AutoCreated").writeQueueNums()).isEqualTo(4);
         assertThat(table.topicConfigTable()).containsKeys("SCHEDULE_TOPIC_XXXX", "RMQ_SYS_TRANS_HALF_TOPIC",
                 "RMQ_SYS_TRANS_OP_HALF_TOPIC", "TRANS_CHECK_MAX_TIME_TOPIC");
-        assertThat(table.topicConfigTable().get("SCHEDULE_TOPIC_XXXX").readQueueNums()).isEqualTo(18);
+        // one queue per delay level and the timer queue of arbitrary delivery times
+        assertThat(table.topicConfigTable().get("SCHEDULE_TOPIC_XXXX").readQueueNums()).isEqualTo(19);
     }
 
     @Test

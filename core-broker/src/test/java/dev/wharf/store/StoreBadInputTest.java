@@ -64,7 +64,7 @@ class StoreBadInputTest {
         assertRejected(badEncoded, PutMessageStatus.MESSAGE_ILLEGAL, "value of message property \"k\"");
         MessageExtBrokerInner noSeparator = message("Fine", 0, "x");
         noSeparator.setPropertiesString("justtext");
-        assertRejected(noSeparator, PutMessageStatus.MESSAGE_ILLEGAL, "no name/value separator");
+        assertRejected(noSeparator, PutMessageStatus.MESSAGE_ILLEGAL, "has no value separator");
         MessageExtBrokerInner hugeProps = message("Fine", 0, "x");
         hugeProps.putProperty("big", "p".repeat(40_000));
         PutMessageResult huge = store.putMessage(hugeProps);

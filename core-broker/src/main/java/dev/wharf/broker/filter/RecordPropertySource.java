@@ -17,7 +17,9 @@ import java.nio.charset.StandardCharsets;
  * <li>{@code JMSDeliveryMode}: property "JMSDeliveryMode", default "PERSISTENT";</li>
  * <li>{@code JMSPriority}: property "JMSPriority" as an Integer, default 4;</li>
  * <li>{@code JMSCorrelationID}: property "JMSCorrelationID";</li>
- * <li>{@code JMSXDeliveryCount}: RECONSUMETIMES + 1 (Integer).</li>
+ * <li>{@code JMSXDeliveryCount}: RECONSUMETIMES + 1 (Integer), or the count given to
+ * {@link #reset(ByteBuffer, int)} where the broker tracks deliveries itself (acknowledgement-based
+ * consumption).</li>
  * </ul>
  * Any other name is the property of that name, typed by {@code WHARF_PROPERTY_TYPES}.
  *
@@ -41,9 +43,21 @@ public final class RecordPropertySource implements PropertySource {
     private String properties;
     private String types;
     private boolean typesRead;
+    /** The delivery count to report, or 0 to derive it from the record. */
+    private int deliveryCount;
 
     /** Points this source at another record (whole record from its position). */
     public RecordPropertySource reset(ByteBuffer record) {
+        return reset(record, 0);
+    }
+
+    /**
+     * Points this source at another record whose delivery count the caller knows.
+     *
+     * @param deliveryCount the JMSXDeliveryCount to report (1 = first delivery), or 0 for RECONSUMETIMES + 1
+     */
+    public RecordPropertySource reset(ByteBuffer record, int deliveryCount) {
+        this.deliveryCount = deliveryCount;
         this.record = record;
         this.base = record.position();
         this.properties = null;
@@ -74,7 +88,8 @@ public final class RecordPropertySource implements PropertySource {
             case JMS_CORRELATION_ID:
                 return property(JMS_CORRELATION_ID);
             case JMSX_DELIVERY_COUNT:
-                return record.getInt(base + MessageRecord.RECONSUME_TIMES_OFFSET) + 1;
+                return deliveryCount > 0 ? deliveryCount
+                        : record.getInt(base + MessageRecord.RECONSUME_TIMES_OFFSET) + 1;
             default: {
                 String raw = property(name);
                 if (raw == null) {

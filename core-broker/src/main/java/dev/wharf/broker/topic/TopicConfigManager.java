@@ -98,6 +98,7 @@ public final class TopicConfigManager {
             changed |= ensureSystemTopic(SystemTopics.TRANS_HALF_TOPIC, 1);
             changed |= ensureSystemTopic(SystemTopics.TRANS_OP_HALF_TOPIC, 1);
             changed |= ensureSystemTopic(SystemTopics.TRANS_CHECK_MAX_TIME_TOPIC, 1);
+            changed |= ensureSystemTopic(SystemTopics.ACK_LOG_TOPIC, 1);
             if (changed) {
                 dataVersion.next();
                 persistLocked();

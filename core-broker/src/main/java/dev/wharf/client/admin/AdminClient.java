@@ -221,6 +221,40 @@ public class AdminClient {
         return msg;
     }
 
+    // ------------------------------------------------------------------ dead letters
+
+    /**
+     * Messages waiting in the group's dead-letter queue ({@code %DLQ%group}) that were not resent yet, oldest
+     * first, at most {@code max}. Empty when nothing was ever dead-lettered for the group.
+     */
+    public List<MessageExt> dlqMessages(String group, int max) throws ClientException, InterruptedException {
+        checkGroup(group);
+        if (max < 1) {
+            throw new ClientException(ResponseCode.REQUEST_HEADER_INVALID, "max must be at least 1, got " + max + ".");
+        }
+        return new DeadLetterQueue(started(), group).list(max);
+    }
+
+    /**
+     * Sends dead letters of the group back to the topic each was first sent to (RETRY_TOPIC), as new messages
+     * with the same unique id and properties and a fresh retry count: every waiting one ({@code msgId} null), or
+     * those with this id (producer's unique id, broker message id, or original message id). What was resent is
+     * remembered as the group's offset on the dead-letter topic, so {@link #dlqMessages} no longer lists it
+     * (a message resent by id stays listed while older ones wait before it).
+     *
+     * @return how many messages were resent (0 when none has that id)
+     * @throws ClientException when a message cannot be resent (its topic is gone, a broker refuses); the ones
+     *                         before it are resent
+     */
+    public int dlqResend(String group, String msgIdOrNullForAll) throws ClientException, InterruptedException {
+        checkGroup(group);
+        if (msgIdOrNullForAll != null && msgIdOrNullForAll.isBlank()) {
+            throw new ClientException(ResponseCode.REQUEST_HEADER_INVALID, "The message id is blank; give the id"
+                    + " printed by dlq-list, or null to resend every waiting message.");
+        }
+        return new DeadLetterQueue(started(), group).resend(msgIdOrNullForAll);
+    }
+
     public long maxOffset(MessageQueue mq) throws ClientException, InterruptedException {
         ClientInstance current = started();
         return current.offsetApi().maxOffset(current.requireMasterAddress(mq.brokerName(), mq.topic()), mq.topic(),

@@ -57,6 +57,7 @@ public final class ClientInstance {
     private final RemotingCalls calls;
     private final NameServerApi nameServer;
     private final MessageApi messageApi;
+    private final AckApi ackApi;
     private final OffsetApi offsetApi;
     private final GroupApi groupApi;
     private final AdminApi adminApi;
@@ -82,10 +83,12 @@ public final class ClientInstance {
         this.calls = new RemotingCalls(remoting);
         this.nameServer = new NameServerApi(calls, nameServers, config.getMqClientApiTimeout());
         this.messageApi = new MessageApi(calls);
+        this.ackApi = new AckApi(calls);
         this.offsetApi = new OffsetApi(calls);
         this.groupApi = new GroupApi(calls);
         this.adminApi = new AdminApi(calls);
-        this.routeTable = new RouteTable(nameServer, config.getMqClientApiTimeout(), this::heartbeatSoon);
+        this.routeTable = new RouteTable(nameServer, config.getMqClientApiTimeout(), this::heartbeatSoon,
+                this::rebalanceSoon);
         this.brokerRequestExecutor = RemotingExecutors.bounded("wharf-client-broker-requests", 2, 10_000);
         this.scheduler = new ScheduledThreadPoolExecutor(2, new NamedThreadFactory("wharf-client-scheduler"));
         this.scheduler.setRemoveOnCancelPolicy(true);
@@ -204,6 +207,11 @@ public final class ClientInstance {
 
     public MessageApi messageApi() {
         return messageApi;
+    }
+
+    /** Acknowledgement-based consumption: pop, ack, lease change, peek. */
+    public AckApi ackApi() {
+        return ackApi;
     }
 
     public OffsetApi offsetApi() {

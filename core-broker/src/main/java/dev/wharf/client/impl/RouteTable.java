@@ -37,12 +37,22 @@ public final class RouteTable {
     private final NameServerApi nameServer;
     private final long lockTimeoutMillis;
     private final Runnable onNewBroker;
+    private final Runnable onQueuesChanged;
 
     /** @param onNewBroker run when a route names a broker address not seen before (to send it a heartbeat) */
     RouteTable(NameServerApi nameServer, long lockTimeoutMillis, Runnable onNewBroker) {
+        this(nameServer, lockTimeoutMillis, onNewBroker, () -> { });
+    }
+
+    /**
+     * @param onQueuesChanged run when a topic's readable queues appear or change (a consumer rebalances now
+     *                        rather than at its next periodic rebalance, e.g. for a retry topic created on demand)
+     */
+    RouteTable(NameServerApi nameServer, long lockTimeoutMillis, Runnable onNewBroker, Runnable onQueuesChanged) {
         this.nameServer = nameServer;
         this.lockTimeoutMillis = lockTimeoutMillis;
         this.onNewBroker = onNewBroker;
+        this.onQueuesChanged = onQueuesChanged;
     }
 
     /** Topics with a cached route. */
@@ -102,6 +112,9 @@ public final class RouteTable {
                 rebuildBrokerTable();
                 if (old != null) {
                     log.info("Route of topic {} changed: {}", topic, route);
+                }
+                if (!TopicRoutes.subscribeQueues(topic, route).equals(TopicRoutes.subscribeQueues(topic, old))) {
+                    onQueuesChanged.run();
                 }
             }
             return true;

@@ -56,6 +56,66 @@ public final class MessageDecoder {
         return null;
     }
 
+    /**
+     * Checks an encoded properties string as a peer sent it: every property is {@code key\u0001value\u0002} with a
+     * non-empty key and exactly one {@code \u0001}, so a separator inside a key or value shows up as a malformed
+     * property.
+     *
+     * @return null when well formed, else a sentence naming the property
+     */
+    public static String checkEncodedProperties(String encoded) {
+        if (encoded == null) {
+            return null;
+        }
+        int start = 0;
+        int length = encoded.length();
+        while (start < length) {
+            int end = encoded.indexOf(PROPERTY_SEPARATOR, start);
+            if (end < 0) {
+                end = length;
+            }
+            int sep = encoded.indexOf(NAME_VALUE_SEPARATOR, start);
+            if (sep < 0 || sep >= end) {
+                return "The message property \"" + shorten(encoded.substring(start, end)) + "\" has no value"
+                        + " separator; property names and values must not contain \\u0001 or \\u0002.";
+            }
+            if (sep == start) {
+                return "A message property has an empty name; give every property a name.";
+            }
+            int second = encoded.indexOf(NAME_VALUE_SEPARATOR, sep + 1);
+            if (second >= 0 && second < end) {
+                return "The value of message property \"" + shorten(encoded.substring(start, sep))
+                        + "\" contains \\u0001 or \\u0002, which the store uses as separators; remove or encode them.";
+            }
+            start = end + 1;
+        }
+        return null;
+    }
+
+    /** Bytes of the string in UTF-8, counted without encoding it. */
+    public static int utf8Length(String s) {
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    private static String shorten(String s) {
+        String p = printable(s);
+        return p.length() > 40 ? p.substring(0, 40) + "..." : p;
+    }
+
     /** Encodes properties as {@code key\u0001value\u0002...}; callers check them first with {@link #checkProperties}. */
     public static String encodeProperties(Map<String, String> properties) {
         if (properties == null || properties.isEmpty()) {

@@ -22,6 +22,12 @@ public final class MessageProperties {
     public static final String REAL_TOPIC = "REAL_TOPIC";
     /** Queue id a scheduled or half message really belongs to. */
     public static final String REAL_QUEUE_ID = "REAL_QID";
+    /**
+     * On a message the scheduler delivered: where it waited, as {@code queueId:queueOffset} in the schedule
+     * topic. The scheduler finds these after a restart to never deliver one message twice; the broker drops it
+     * from what clients send.
+     */
+    public static final String SCHEDULE_SOURCE = "SCHEDULE_SOURCE";
     /** "true" on a half (prepared) transaction message. */
     public static final String TRANSACTION_PREPARED = "TRAN_MSG";
     /** Producer group of a transaction message: check-backs go to a live member of it. */
@@ -45,6 +51,16 @@ public final class MessageProperties {
     /** Queue offset bounds handed to consumers with pulled messages. */
     public static final String MIN_OFFSET = "MIN_OFFSET";
     public static final String MAX_OFFSET = "MAX_OFFSET";
+    /** On a dead letter of acknowledgement-based consumption: the topic the message was consumed from. */
+    public static final String DLQ_ORIGIN_TOPIC = "DLQ_ORIGIN_TOPIC";
+    /** On such a dead letter: the queue id the message had there. */
+    public static final String DLQ_ORIGIN_QUEUE_ID = "DLQ_ORIGIN_QUEUE_ID";
+    /** On such a dead letter: the queue offset the message had there. */
+    public static final String DLQ_ORIGIN_QUEUE_OFFSET = "DLQ_ORIGIN_QUEUE_OFFSET";
+    /** On such a dead letter: how often it was delivered before it was moved. */
+    public static final String DLQ_DELIVERY_COUNT = "DLQ_DELIVERY_COUNT";
+    /** On such a dead letter: why it was moved (e.g. "maxReconsumeTimes 16 exceeded"). */
+    public static final String DLQ_REASON = "DLQ_REASON";
     /**
      * Types of the application properties for broker-side selectors, as {@code name:T,name:T} with T one of
      * Z (boolean), B (byte), S (short), I (int), J (long), F (float), D (double); properties not listed are

@@ -69,6 +69,8 @@ final class WharfCluster implements AutoCloseable {
         s.broker().setAdminBrokerThreadPoolNums(1);
         s.broker().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(4);
+        // retries wait 300 ms, 400 ms, ... instead of 10 s, 30 s, ...
+        s.broker().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
         Broker broker = new Broker(s);
         broker.start();
         broker.registerWithNameServers().join();
