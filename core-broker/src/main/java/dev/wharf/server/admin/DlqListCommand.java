@@ -1,7 +1,9 @@
 package dev.wharf.server.admin;
 
+import dev.wharf.common.SystemTopics;
 import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.MessageExt;
+import dev.wharf.common.message.MessageProperties;
 import dev.wharf.server.CliException;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +15,7 @@ import picocli.CommandLine.ParentCommand;
 /** {@code wharf admin dlq-list}. */
 @Command(name = "dlq-list", mixinStandardHelpOptions = true,
         description = "Lists the messages waiting in a consumer group's dead-letter queue (%%DLQ%%GROUP) that were "
-                + "not resent yet, with the topic each came from and how often it was redelivered.")
+                + "not resent yet, oldest first, with the topic each came from and how often it was redelivered.")
 final class DlqListCommand implements Callable<Integer> {
 
     @Option(names = "--group", required = true, paramLabel = "GROUP", description = "Consumer group.")
@@ -35,29 +37,40 @@ final class DlqListCommand implements Callable<Integer> {
         if (max < 1 || max > 100_000) {
             throw CliException.usage("--max must be 1..100000, got " + max + ".");
         }
-        List<DeadLetters.Letter> letters;
-        String topic;
+        List<MessageExt> letters;
         try (AdminSession session = admin.open()) {
-            DeadLetters dlq = new DeadLetters(session, group);
-            topic = dlq.topic();
-            letters = dlq.waiting(max);
+            letters = session.admin().dlqMessages(group, max);
         }
         Output out = admin.output();
         Table table = new Table(Table.text("MsgId", "msgId"), Table.text("OffsetMsgId", "offsetMsgId"),
                 Table.text("Broker", "broker"), Table.number("QID", "queueId"), Table.number("Offset", "queueOffset"),
                 Table.text("OriginTopic", "originTopic"), Table.number("Reconsume", "reconsumeTimes"),
                 Table.text("StoreTime", "storeTime"), Table.text("Body", "body"));
-        for (DeadLetters.Letter letter : letters) {
-            MessageExt m = letter.msg();
+        for (MessageExt m : letters) {
             table.add(m.getMsgId(), m.getOffsetMsgId(), m.getBrokerName(), m.getQueueId(), m.getQueueOffset(),
-                    DeadLetters.originalTopic(m), m.getReconsumeTimes(), Texts.time(m.getStoreTimestamp()),
+                    originTopic(m), m.getReconsumeTimes(), Texts.time(m.getStoreTimestamp()),
                     Texts.body(m.getBody(), out.json() ? 0 : MessageView.BODY_PREVIEW));
         }
         if (letters.isEmpty() && !out.json()) {
-            out.result("No message waits in the dead-letter queue " + topic + ".", Map.of());
+            out.result("No message waits in the dead-letter queue " + SystemTopics.dlqTopic(group) + ".", Map.of());
         } else {
             out.table(table);
         }
         return 0;
+    }
+
+    /**
+     * The topic a dead letter was first sent to, as dlq-resend will read it: RETRY_TOPIC for messages retried by
+     * the broker, DLQ_ORIGIN_TOPIC for per-message acknowledgement, REAL_TOPIC for scheduled ones; null if none.
+     */
+    static String originTopic(MessageExt msg) {
+        for (String name : new String[] {MessageProperties.RETRY_TOPIC, MessageProperties.DLQ_ORIGIN_TOPIC,
+                MessageProperties.REAL_TOPIC}) {
+            String topic = msg.getProperty(name);
+            if (topic != null && !topic.isBlank()) {
+                return SystemTopics.isRetryTopic(topic) || SystemTopics.isDlqTopic(topic) ? null : topic;
+            }
+        }
+        return null;
     }
 }

@@ -1,11 +1,14 @@
 package dev.wharf.server.admin;
 
-import dev.wharf.client.producer.Producer;
-import dev.wharf.client.producer.SendResult;
+import dev.wharf.client.ClientException;
+import dev.wharf.common.SystemTopics;
 import dev.wharf.common.TopicValidator;
+import dev.wharf.common.message.MessageId;
+import dev.wharf.protocol.ResponseCode;
 import dev.wharf.server.CliException;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -18,11 +21,8 @@ import picocli.CommandLine.ParentCommand;
                 + "their message id and properties and a redelivery count of 0.",
                 "What was resent is remembered as the group's offset on its dead-letter queue, so dlq-list and "
                         + "--all no longer show it (a message resent by id stays listed while older ones wait "
-                        + "before it)."})
+                        + "before it). If a message cannot be resent, the ones before it were."})
 final class DlqResendCommand implements Callable<Integer> {
-
-    /** Most dead letters one --all run resends. */
-    private static final int MAX_ALL = 100_000;
 
     @Option(names = "--group", required = true, paramLabel = "GROUP", description = "Consumer group.")
     String group;
@@ -32,7 +32,8 @@ final class DlqResendCommand implements Callable<Integer> {
 
     static final class Selection {
         @Option(names = "--msg-id", paramLabel = "ID",
-                description = "The dead letter to resend: its MsgId or OffsetMsgId as dlq-list prints them.")
+                description = "The dead letter to resend: its MsgId or OffsetMsgId as dlq-list prints them, or the "
+                        + "id of the message it was made from.")
         String msgId;
 
         @Option(names = "--all", description = "Resend every message waiting in the dead-letter queue.")
@@ -48,53 +49,38 @@ final class DlqResendCommand implements Callable<Integer> {
         if (error != null) {
             throw CliException.usage(error);
         }
-        Table table = new Table(Table.text("MsgId", "msgId"), Table.text("Topic", "topic"),
-                Table.text("Broker", "broker"), Table.number("QID", "queueId"), Table.number("Offset", "queueOffset"));
+        String id = selection.all ? null : normalized(selection.msgId);
+        if (id != null && id.isEmpty()) {
+            throw CliException.usage("--msg-id is empty; give an id printed by dlq-list.");
+        }
+        String dlq = SystemTopics.dlqTopic(group);
+        int resent;
         try (AdminSession session = admin.open()) {
-            DeadLetters dlq = new DeadLetters(session, group);
-            List<DeadLetters.Letter> chosen = choose(dlq.waiting(MAX_ALL), dlq.topic());
-            for (DeadLetters.Letter letter : chosen) {
-                if (DeadLetters.originalTopic(letter.msg()) == null) {
-                    throw CliException.failed("The dead letter " + letter.msg().getMsgId() + " does not say which "
-                            + "topic it came from (no RETRY_TOPIC or REAL_TOPIC property), so it cannot be resent; "
-                            + "nothing was sent.");
-                }
+            resent = session.admin().dlqResend(group, id);
+        } catch (ClientException e) {
+            if (e.responseCode() == ResponseCode.MESSAGE_ILLEGAL || e.responseCode() == ResponseCode.TOPIC_NOT_EXIST) {
+                // a dead letter that cannot go back is a fact about the message, not bad input
+                throw new CliException(dev.wharf.server.ExitCodes.FAILED, e.getMessage(), e);
             }
-            Producer producer = session.producer();
-            for (DeadLetters.Letter letter : chosen) {
-                String topic = DeadLetters.originalTopic(letter.msg());
-                SendResult r = producer.send(DeadLetters.copyForResend(letter.msg(), topic));
-                dlq.resent(letter, selection.all);
-                table.add(r.msgId(), topic, r.messageQueue().brokerName(), r.messageQueue().queueId(),
-                        r.queueOffset());
-            }
-        } finally {
-            // what was resent is printed even when a later send failed
-            if (!table.isEmpty()) {
-                admin.output().table(table);
-            }
+            throw e;
         }
-        return 0;
-    }
-
-    private List<DeadLetters.Letter> choose(List<DeadLetters.Letter> letters, String dlq) throws CliException {
-        if (selection.all) {
-            if (letters.isEmpty()) {
-                throw CliException.failed("No message waits in the dead-letter queue " + dlq + "; nothing to resend.");
-            }
-            return letters;
-        }
-        String id = selection.msgId.trim();
-        List<DeadLetters.Letter> out = new ArrayList<>();
-        for (DeadLetters.Letter letter : letters) {
-            if (DeadLetters.hasId(letter.msg(), id)) {
-                out.add(letter);
-            }
-        }
-        if (out.isEmpty()) {
+        if (resent == 0 && id != null) {
             throw CliException.failed("No message with the id " + id + " waits in the dead-letter queue " + dlq
                     + " (see: wharf admin dlq-list --group " + group + ").");
         }
-        return out;
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("group", group);
+        fields.put("resent", resent);
+        admin.output().result(resent == 0
+                ? "No message waits in the dead-letter queue " + dlq + "; nothing was resent."
+                : "Resent " + resent + (resent == 1 ? " message of " + dlq + " to the topic it came from."
+                        : " messages of " + dlq + " to the topics they came from."), fields);
+        return 0;
+    }
+
+    /** Message ids are upper-case hexadecimal; accept them as pasted in either case. */
+    private static String normalized(String id) {
+        String trimmed = id.trim();
+        return MessageId.isValid(trimmed) ? trimmed.toUpperCase(Locale.ROOT) : trimmed;
     }
 }

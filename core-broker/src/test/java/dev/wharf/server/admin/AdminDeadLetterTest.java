@@ -1,18 +1,23 @@
 package dev.wharf.server.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.wharf.client.ClientConfig;
 import dev.wharf.client.producer.Producer;
 import dev.wharf.client.producer.SendResult;
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.Message;
+import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
+import dev.wharf.common.message.MessageQueue;
+import dev.wharf.client.consumer.PullConsumer;
 import dev.wharf.server.Cli;
 import dev.wharf.server.ExitCodes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -22,9 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * dlq-list and dlq-resend. The dead letters are stored the way the broker stores them when it gives up on a
- * message (topic {@code %DLQ%group}, original topic in RETRY_TOPIC, retry bookkeeping), sent here directly so
- * that the test does not depend on the broker's retry path or wait through a consumer's retries.
+ * dlq-list and dlq-resend: one dead letter made by the broker (a consumer gives up on a message), and dead letters
+ * stored the way the broker stores them (topic {@code %DLQ%group}, original topic in RETRY_TOPIC, retry
+ * bookkeeping), sent directly so that a test controls their queue and order.
  */
 class AdminDeadLetterTest {
 
@@ -75,9 +80,35 @@ class AdminDeadLetterTest {
         assertThat(server.ok("dlq-list", "--group", "clean-group").out().trim())
                 .isEqualTo("No message waits in the dead-letter queue %DLQ%clean-group.");
         assertThat(server.ok("dlq-list", "--group", "clean-group", "--json").out().trim()).isEqualTo("[]");
-        Cli.Result resend = server.admin("dlq-resend", "--group", "clean-group", "--all");
-        assertThat(resend.exitCode()).isEqualTo(ExitCodes.FAILED);
-        assertThat(resend.err()).contains("No message waits in the dead-letter queue %DLQ%clean-group");
+        assertThat(server.ok("dlq-resend", "--group", "clean-group", "--all").out().trim())
+                .isEqualTo("No message waits in the dead-letter queue %DLQ%clean-group; nothing was resent.");
+    }
+
+    @Test
+    void aMessageTheConsumerGaveUpOnIsListedAndResentToItsTopic() throws Exception {
+        server.ok("topic-create", "--topic", "shipments", "--queues", "1");
+        SendResult sent = producer.send(new Message("shipments", "Tag2", "parcel-5", "fragile".getBytes(StandardCharsets.UTF_8)));
+        ClientConfig config = new ClientConfig();
+        config.setNamesrvAddr(server.namesrv());
+        config.setInstanceName("dlq-test-consumer");
+        PullConsumer consumer = new PullConsumer("shippers", config);
+        consumer.start();
+        try {
+            MessageQueue mq = consumer.fetchSubscribeMessageQueues("shipments").iterator().next();
+            MessageExt msg = consumer.pull(mq, null, 0, 1).msgFoundList().get(0);
+            consumer.sendMessageBack(msg, -1);  // -1: straight to the dead-letter queue
+        } finally {
+            consumer.shutdown();
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.ok("dlq-list", "--group", "shippers").out()
+                .contains(sent.msgId()));
+        assertThat(listed("shippers")).singleElement().asString().contains("shipments", "fragile");
+
+        assertThat(server.ok("dlq-resend", "--group", "shippers", "--msg-id", sent.msgId().toLowerCase()).out().trim())
+                .isEqualTo("Resent 1 message of %DLQ%shippers to the topic it came from.");
+        assertThat(server.ok("dlq-list", "--group", "shippers").out()).contains("No message waits");
+        Cli.Result again = server.ok("consume", "--topic", "shipments", "--group", "auditors", "--timeout", "1");
+        assertThat(again.out()).contains("Consumed 2 messages").contains(sent.msgId());
     }
 
     @Test
@@ -106,9 +137,8 @@ class AdminDeadLetterTest {
         server.ok("topic-create", "--topic", "payments", "--queues", "1");
         assertThat(listed("g-one")).hasSize(2);
 
-        Cli.Result resent = server.ok("dlq-resend", "--group", "g-one", "--msg-id", dead.msgId());
-        assertThat(AdminServer.rows(resent.out())).singleElement().asString()
-                .matches(dead.msgId() + "\\s+payments\\s+broker-a\\s+0\\s+0");
+        Cli.Result resent = server.ok("dlq-resend", "--group", "g-one", "--msg-id", dead.msgId(), "--json");
+        assertThat(JSON.readValue(resent.out(), Map.class)).isEqualTo(Map.of("group", "g-one", "resent", 1));
 
         String copy = server.ok("query-id", dead.msgId(), "--topic", "payments").out();
         assertThat(copy).contains("payments", "pay me", "invoice-9", "Tag1", "app-property=kept", "UNIQ_KEY=" + dead.msgId())
@@ -125,17 +155,26 @@ class AdminDeadLetterTest {
     @Test
     void aLetterResentByIdBehindAnotherStaysListedUntilAllAreResent() throws Exception {
         oneQueue("g-order");
+        server.ok("topic-create", "--topic", "t-order", "--queues", "1");
         deadLetter("g-order", "t-order", "older", null);
         SendResult newer = deadLetter("g-order", "t-order", "newer", null);
         server.ok("dlq-resend", "--group", "g-order", "--msg-id", newer.offsetMsgId());
         assertThat(listed("g-order")).hasSize(2);
 
-        Cli.Result all = server.ok("dlq-resend", "--group", "g-order", "--all", "--json");
-        List<?> json = JSON.readValue(all.out(), List.class);
-        assertThat(json).hasSize(2).allSatisfy(row -> assertThat(((Map<?, ?>) row).get("topic")).isEqualTo("t-order"));
+        assertThat(server.ok("dlq-resend", "--group", "g-order", "--all").out().trim())
+                .isEqualTo("Resent 2 messages of %DLQ%g-order to the topics they came from.");
         assertThat(server.ok("dlq-list", "--group", "g-order").out()).contains("No message waits");
         Cli.Result consumed = server.ok("consume", "--topic", "t-order", "--group", "c-order", "--timeout", "1");
         assertThat(consumed.out()).contains("Consumed 3 messages");
+    }
+
+    @Test
+    void aDeadLetterWhoseTopicIsGoneIsReportedAndStaysListed() throws Exception {
+        SendResult dead = deadLetter("g-gone", "never-created", "lost", null);
+        Cli.Result r = server.admin("dlq-resend", "--group", "g-gone", "--msg-id", dead.msgId());
+        assertThat(r.exitCode()).isEqualTo(ExitCodes.FAILED);
+        assertThat(r.err()).contains("never-created", "create the topic, then resend").hasLineCount(1);
+        assertThat(listed("g-gone")).hasSize(1);
     }
 
     @Test
@@ -147,7 +186,7 @@ class AdminDeadLetterTest {
 
         Cli.Result orphan = server.admin("dlq-resend", "--group", "g-bad", "--all");
         assertThat(orphan.exitCode()).isEqualTo(ExitCodes.FAILED);
-        assertThat(orphan.err()).contains("does not say which topic it came from", "nothing was sent");
+        assertThat(orphan.err()).contains("does not name the topic it was first sent to").hasLineCount(1);
         assertThat(orphan.out()).isEmpty();
         assertThat(listed("g-bad")).hasSize(1);
 
