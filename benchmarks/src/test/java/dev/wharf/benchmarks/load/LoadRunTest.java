@@ -46,7 +46,7 @@ class LoadRunTest {
             assertThat(r.backlog()).isZero();
             assertThat(r.endToEnd().count()).isPositive();
             assertThat(r.seconds()).isGreaterThanOrEqualTo(2.0);
-            assertThat(text.toString()).contains("send", "consume", "(warm-up)");
+            assertThat(text.toString()).contains("msg/s", "send", "consume");
 
             StringWriter report = new StringWriter();
             LoadReport.result(new PrintWriter(report, true), r);
