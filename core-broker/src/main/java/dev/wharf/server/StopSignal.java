@@ -1,5 +1,7 @@
 package dev.wharf.server;
 
+import java.util.concurrent.CountDownLatch;
+
 /**
  * How a server running in the foreground learns that it should stop. The process uses
  * {@link #jvmShutdown()}: SIGTERM, SIGINT (Ctrl-C) or {@code System.exit} run the stop action in a shutdown
@@ -17,7 +19,7 @@ public interface StopSignal {
     /** Stop on JVM shutdown (signals, {@code System.exit}). */
     static StopSignal jvmShutdown() {
         return stopAction -> {
-            java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch stopped = new CountDownLatch(1);
             Thread hook = new Thread(() -> {
                 try {
                     stopAction.run();

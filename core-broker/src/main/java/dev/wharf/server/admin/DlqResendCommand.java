@@ -6,6 +6,7 @@ import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.MessageId;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.server.CliException;
+import dev.wharf.server.ExitCodes;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -60,7 +61,7 @@ final class DlqResendCommand implements Callable<Integer> {
         } catch (ClientException e) {
             if (e.responseCode() == ResponseCode.MESSAGE_ILLEGAL || e.responseCode() == ResponseCode.TOPIC_NOT_EXIST) {
                 // a dead letter that cannot go back is a fact about the message, not bad input
-                throw new CliException(dev.wharf.server.ExitCodes.FAILED, e.getMessage(), e);
+                throw new CliException(ExitCodes.FAILED, e.getMessage(), e);
             }
             throw e;
         }

@@ -10,6 +10,7 @@ import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.server.CliException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -34,7 +35,7 @@ final class QueryIdCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String id = msgId.trim().toUpperCase(java.util.Locale.ROOT);
+        String id = msgId.trim().toUpperCase(Locale.ROOT);
         if (!MessageId.isValid(id)) {
             throw CliException.usage("\"" + msgId + "\" is not a message id: expected " + MessageId.LENGTH
                     + " hexadecimal characters, as printed by send, consume or query-key.");

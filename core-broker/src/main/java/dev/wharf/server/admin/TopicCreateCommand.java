@@ -1,5 +1,6 @@
 package dev.wharf.server.admin;
 
+import dev.wharf.client.ClientException;
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.TopicValidator;
 import dev.wharf.protocol.body.RouteData.ClusterInfo;
@@ -127,7 +128,7 @@ final class TopicCreateCommand implements Callable<Integer> {
         TopicRouteData route;
         try {
             route = session.admin().route(topic);
-        } catch (dev.wharf.client.ClientException e) {
+        } catch (ClientException e) {
             return false;
         }
         Set<String> serving = new TreeSet<>();
