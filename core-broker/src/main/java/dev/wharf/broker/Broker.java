@@ -17,7 +17,9 @@ import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.registry.NameServerRegistrar;
 import dev.wharf.broker.schedule.ScheduleService;
 import dev.wharf.broker.topic.TopicConfigManager;
+import dev.wharf.broker.transaction.TransactionSupport;
 import dev.wharf.common.message.HostAddress;
+import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.body.RouteData.RegisterBrokerBody;
 import dev.wharf.protocol.header.RouteHeaders.RegisterBrokerRequest;
 import dev.wharf.remoting.NettyClientConfig;
@@ -76,6 +78,7 @@ public final class Broker {
     private final BrokerExecutors executors;
     private final ScheduledExecutorService scheduler;
     private final NettyRemotingServer server;
+    private final TransactionSupport transactions;
     private NettyRemotingClient namesrvClient;
     private volatile NameServerRegistrar registrar;
     private volatile long storeHost;
@@ -150,6 +153,28 @@ public final class Broker {
         });
         BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock,
                 ack);
+        this.transactions = new TransactionSupport(config, store, parts.producers, settings.store().rootPath(),
+                () -> storeHost, clock);
+        // first: a half message is stored in the half topic as sent (a delayed one is refused), never scheduled
+        hooks.add(0, transactions.halfMessageHook());
+        server.registerProcessor(RequestCode.END_TRANSACTION, transactions.endTransactionProcessor(),
+                transactions.endTransactionExecutor());
+        services.add(new BrokerService() {
+            @Override
+            public String name() {
+                return "transaction check-back";
+            }
+
+            @Override
+            public void start() throws IOException {
+                transactions.start();
+            }
+
+            @Override
+            public void shutdown() {
+                transactions.shutdown();
+            }
+        });
     }
 
     private static BrokerSettings validated(BrokerSettings settings) {
@@ -310,6 +335,7 @@ public final class Broker {
         if (state == State.STOPPED || state == State.NEW) {
             if (state == State.NEW) {
                 executors.shutdown(0);
+                transactions.endTransactionExecutor().shutdownNow();
                 scheduler.shutdownNow();
             }
             state = State.STOPPED;
@@ -338,6 +364,7 @@ public final class Broker {
             }
         }
         startedServices.clear();
+        transactions.endTransactionExecutor().shutdownNow(); // already stopped by its service unless start failed early
         if (persist) {
             try {
                 parts.persist();
@@ -406,6 +433,11 @@ public final class Broker {
 
     public RebalanceLockManager locks() {
         return parts.locks;
+    }
+
+    /** Half-message transactions: open count and check progress. */
+    public TransactionSupport transactions() {
+        return transactions;
     }
 
     /** Scheduled delivery (delay levels and arbitrary delivery times). */

@@ -9,6 +9,7 @@ import dev.wharf.store.commitlog.CommitLog;
 import dev.wharf.store.commitlog.CommitLogScanner;
 import dev.wharf.store.commitlog.FlushCommitLogService;
 import dev.wharf.store.commitlog.GroupCommitService;
+import dev.wharf.store.dispatch.CommitLogDispatcher;
 import dev.wharf.store.dispatch.FlushConsumeQueueService;
 import dev.wharf.store.dispatch.ReputMessageService;
 import dev.wharf.store.file.SelectMappedBufferResult;
@@ -93,7 +94,7 @@ public final class DefaultMessageStore implements MessageStore {
                     config.getFlushCommitLogLeastPages(), config.getFlushCommitLogThoroughInterval(), forces);
         }
         this.putter = new MessagePutter(commitLog, groupCommit, stats, config.getStoreHost());
-        this.reader = new QueueMessageReader(commitLog, consumeQueues, index, config, stats);
+        this.reader = new QueueMessageReader(commitLog, consumeQueues, index, config, stats, reput::getConfirmedOffset);
         this.abortFile = new AbortFile(root);
 
         reput.addDispatcher(request -> consumeQueues.findOrCreate(request.topic(), request.queueId())
@@ -101,7 +102,8 @@ public final class DefaultMessageStore implements MessageStore {
         if (config.isMessageIndexEnable()) {
             reput.addDispatcher(index::buildIndex);
         }
-        reput.addDispatcher(request -> {
+        // long polling learns of a message only when readers can see it (a batch: once it is whole)
+        reput.addConfirmedDispatcher(request -> {
             MessageArrivingListener listener = arrivingListener;
             if (listener != null) {
                 listener.arriving(request.topic(), request.queueId(), request.consumeQueueOffset(), request.tagsCode(),
@@ -307,8 +309,7 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public long getMaxOffsetInQueue(String topic, int queueId) {
-        ConsumeQueue cq = consumeQueues.find(topic, queueId);
-        return cq == null ? 0 : cq.getMaxOffsetInQueue();
+        return reader.getMaxOffsetInQueue(topic, queueId);
     }
 
     @Override
@@ -360,6 +361,11 @@ public final class DefaultMessageStore implements MessageStore {
     @Override
     public long getMaxPhyOffset() {
         return commitLog.getMaxOffset();
+    }
+
+    @Override
+    public long getConfirmedPhyOffset() {
+        return reput.getConfirmedOffset();
     }
 
     @Override
@@ -415,6 +421,11 @@ public final class DefaultMessageStore implements MessageStore {
     /** What recovery decided at the last start (tests, diagnostics). */
     CommitLogRecovery.Result lastRecovery() {
         return lastRecovery;
+    }
+
+    /** Adds a dispatcher after the store's own ones; call before {@link #start()} (tests). */
+    void addDispatcher(CommitLogDispatcher dispatcher) {
+        reput.addDispatcher(dispatcher);
     }
 
     /** The commit-log offset below which everything has been dispatched (tests, diagnostics). */

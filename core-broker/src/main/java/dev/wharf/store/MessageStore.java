@@ -26,7 +26,11 @@ public interface MessageStore {
     /** Like {@link #putMessage} without blocking the caller for the disk. */
     CompletableFuture<PutMessageResult> asyncPutMessage(MessageExtBrokerInner msg);
 
-    /** Stores a batch as consecutive records under one lock hold, waiting once for the disk. */
+    /**
+     * Stores a batch as consecutive records under one lock hold, waiting once for the disk. The batch is atomic:
+     * readers see all of it or none of it, and after a crash it is either all there or not at all. It may take
+     * up to {@link MessageStoreConfig#maxBatchBytes()} bytes stored.
+     */
     PutMessageResult putMessages(List<MessageExtBrokerInner> batch);
 
     /**
@@ -57,7 +61,10 @@ public interface MessageStore {
      */
     long forEachRecord(long fromPhyOffset, Consumer<MessageExt> visitor);
 
-    /** The queue's end: the offset the next message will get (0 for an unknown queue). */
+    /**
+     * The queue's end as readers see it: the offset after the last readable message (0 for an unknown queue).
+     * Messages stored but not dispatched yet, or part of a batch not dispatched whole yet, are not counted.
+     */
     long getMaxOffsetInQueue(String topic, int queueId);
 
     /** The first offset still stored (0 for an unknown queue). */
@@ -87,6 +94,12 @@ public interface MessageStore {
     long getMinPhyOffset();
 
     long getMaxPhyOffset();
+
+    /**
+     * The commit-log offset below which every record is dispatched and readable: it never stops inside an
+     * atomic batch. A message put before returns is readable once this passes its end.
+     */
+    long getConfirmedPhyOffset();
 
     /** Commit-log bytes not yet dispatched to consume queues and index. */
     long dispatchBehindBytes();

@@ -1,6 +1,7 @@
 package dev.wharf.store;
 
 import dev.wharf.store.cleanup.DeleteWhen;
+import dev.wharf.store.commitlog.CommitLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -263,6 +264,14 @@ public final class MessageStoreConfig {
 
     public void setMaxMessageSize(int maxMessageSize) {
         this.maxMessageSize = maxMessageSize;
+    }
+
+    /**
+     * Most bytes one batch ({@code putMessages}) may take stored, derived from the file and message sizes (not a
+     * setting): an atomic batch must fit in one commit-log file.
+     */
+    public int maxBatchBytes() {
+        return CommitLog.maxBatchSize(mappedFileSizeCommitLog, maxMessageSize);
     }
 
     public int getFileReservedTime() {

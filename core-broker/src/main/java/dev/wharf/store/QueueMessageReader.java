@@ -14,10 +14,14 @@ import dev.wharf.store.queue.ConsumeQueueUnit;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * The read paths: batches from a queue (consume-queue units, then zero-copy views of the records), offsets by
  * queue position and time, and queries by key. Never takes the put lock. Thread-safe.
+ *
+ * <p>Every path ignores what points at or past the dispatcher's confirmed offset: the units of an atomic batch
+ * whose last record is not dispatched yet. So a batch is never seen in part.
  */
 final class QueueMessageReader {
 
@@ -31,14 +35,23 @@ final class QueueMessageReader {
     private final IndexService index;
     private final MessageStoreConfig config;
     private final StoreStats stats;
+    private final LongSupplier confirmedOffset;
 
+    /** @param confirmedOffset the dispatcher's confirmed offset: units at or past it are not served yet */
     QueueMessageReader(CommitLog commitLog, ConsumeQueueStore queues, IndexService index, MessageStoreConfig config,
-            StoreStats stats) {
+            StoreStats stats, LongSupplier confirmedOffset) {
         this.commitLog = commitLog;
         this.queues = queues;
         this.index = index;
         this.config = config;
         this.stats = stats;
+        this.confirmedOffset = confirmedOffset;
+    }
+
+    /** The end of a queue as readers see it (without the units of an unconfirmed batch); 0 for an unknown queue. */
+    long getMaxOffsetInQueue(String topic, int queueId) {
+        ConsumeQueue cq = queues.find(topic, queueId);
+        return cq == null ? 0 : cq.getVisibleMaxOffset(confirmedOffset.getAsLong());
     }
 
     GetMessageResult getMessage(String topic, int queueId, long offset, int maxMsgNums, int maxTotalBytes,
@@ -47,8 +60,10 @@ final class QueueMessageReader {
         if (cq == null) {
             return empty(GetMessageStatus.NO_MATCHED_LOGIC_QUEUE, 0, 0, 0);
         }
+        // read first: every unit below it points at a dispatched record of a complete batch
+        long confirmed = confirmedOffset.getAsLong();
         long min = cq.getMinOffsetInQueue();
-        long max = cq.getMaxOffsetInQueue();
+        long max = cq.getVisibleMaxOffset(confirmed);
         if (max == 0) {
             return empty(GetMessageStatus.NO_MESSAGE_IN_QUEUE, 0, min, max);
         }
@@ -85,6 +100,9 @@ final class QueueMessageReader {
                 long phy = ConsumeQueueUnit.phyOffset(b, at);
                 int size = ConsumeQueueUnit.msgSize(b, at);
                 long tagsCode = ConsumeQueueUnit.tagsCode(b, at);
+                if (phy >= confirmed) {
+                    break; // the rest of the queue belongs to a batch not confirmed yet
+                }
                 if (!ConsumeQueueUnit.isMessage(phy, size)) {
                     continue; // a blank unit fills a gap in the queue's numbering
                 }
@@ -128,6 +146,7 @@ final class QueueMessageReader {
     }
 
     long visitQueueUnits(String topic, int queueId, long fromOffset, int maxUnits, QueueUnitVisitor visitor) {
+        long confirmed = confirmedOffset.getAsLong();
         ConsumeQueue cq = queues.find(topic, queueId);
         if (cq == null) {
             return fromOffset;
@@ -147,6 +166,9 @@ final class QueueMessageReader {
                 int at = i * UNIT_SIZE;
                 long phy = ConsumeQueueUnit.phyOffset(b, at);
                 int size = ConsumeQueueUnit.msgSize(b, at);
+                if (phy >= confirmed) {
+                    return offset + i; // an atomic batch not dispatched whole yet: visit it later
+                }
                 if (ConsumeQueueUnit.isMessage(phy, size)
                         && !visitor.visit(offset + i, phy, size, ConsumeQueueUnit.tagsCode(b, at))) {
                     return offset + i;
@@ -167,7 +189,8 @@ final class QueueMessageReader {
         if (cq == null) {
             return 0;
         }
-        return cq.getOffsetInQueueByTime(timestamp, phy -> commitLog.pickupStoreTimestamp(phy, STORE_TIMESTAMP_END));
+        long found = cq.getOffsetInQueueByTime(timestamp, phy -> commitLog.pickupStoreTimestamp(phy, STORE_TIMESTAMP_END));
+        return Math.min(found, cq.getVisibleMaxOffset(confirmedOffset.getAsLong()));
     }
 
     long getCommitLogOffsetInQueue(String topic, int queueId, long queueOffset) {
@@ -182,6 +205,7 @@ final class QueueMessageReader {
 
     /** {commit-log offset, size} of a queue's message unit, or null when there is no message there. */
     private long[] readUnit(String topic, int queueId, long queueOffset) {
+        long confirmed = confirmedOffset.getAsLong();
         ConsumeQueue cq = queues.find(topic, queueId);
         if (cq == null || queueOffset >= cq.getMaxOffsetInQueue()) {
             return null;
@@ -196,7 +220,7 @@ final class QueueMessageReader {
             }
             long phy = ConsumeQueueUnit.phyOffset(unit.byteBuffer(), 0);
             int size = ConsumeQueueUnit.msgSize(unit.byteBuffer(), 0);
-            return ConsumeQueueUnit.isMessage(phy, size) ? new long[] {phy, size} : null;
+            return ConsumeQueueUnit.isMessage(phy, size) && phy < confirmed ? new long[] {phy, size} : null;
         } finally {
             unit.release();
         }
@@ -233,11 +257,15 @@ final class QueueMessageReader {
     }
 
     QueryMessageResult queryMessage(String topic, String key, int maxNum, long begin, long end) {
+        long confirmed = confirmedOffset.getAsLong();
         QueryOffsetResult offsets = index.queryOffset(topic, key, maxNum, begin, end);
         List<SelectMappedBufferResult> found = new ArrayList<>();
         for (long phy : offsets.phyOffsets()) {
             if (found.size() >= maxNum) {
                 break;
+            }
+            if (phy >= confirmed) {
+                continue;
             }
             SelectMappedBufferResult record = commitLog.selectOneMessage(phy);
             if (record == null) {

@@ -224,23 +224,23 @@ public class AdminClient {
     // ------------------------------------------------------------------ dead letters
 
     /**
-     * Messages waiting in the group's dead-letter queue ({@code %DLQ%group}) that were not resent yet, oldest
-     * first, at most {@code max}. Empty when nothing was ever dead-lettered for the group.
+     * Messages waiting in the group's dead-letter queue ({@code %DLQ%group}) that were neither resent nor consumed
+     * (as the queue {@code %DLQ%group}), oldest first within each queue, at most {@code max}. Empty when nothing was ever dead-lettered for the group.
      */
     public List<MessageExt> dlqMessages(String group, int max) throws ClientException, InterruptedException {
         checkGroup(group);
         if (max < 1) {
             throw new ClientException(ResponseCode.REQUEST_HEADER_INVALID, "max must be at least 1, got " + max + ".");
         }
-        return new DeadLetterQueue(started(), group).list(max);
+        return new DeadLetterQueue(started(), config, group).list(max);
     }
 
     /**
      * Sends dead letters of the group back to the topic each was first sent to (RETRY_TOPIC), as new messages
      * with the same unique id and properties and a fresh retry count: every waiting one ({@code msgId} null), or
-     * those with this id (producer's unique id, broker message id, or original message id). What was resent is
-     * remembered as the group's offset on the dead-letter topic, so {@link #dlqMessages} no longer lists it
-     * (a message resent by id stays listed while older ones wait before it).
+     * those with this id (producer's unique id, broker message id, or original message id). A resent message is
+     * acknowledged on the dead-letter queue (read as a queue whose group is its own name), so
+     * {@link #dlqMessages} no longer lists it.
      *
      * @return how many messages were resent (0 when none has that id)
      * @throws ClientException when a message cannot be resent (its topic is gone, a broker refuses); the ones
@@ -252,7 +252,7 @@ public class AdminClient {
             throw new ClientException(ResponseCode.REQUEST_HEADER_INVALID, "The message id is blank; give the id"
                     + " printed by dlq-list, or null to resend every waiting message.");
         }
-        return new DeadLetterQueue(started(), group).resend(msgIdOrNullForAll);
+        return new DeadLetterQueue(started(), config, group).resend(msgIdOrNullForAll);
     }
 
     public long maxOffset(MessageQueue mq) throws ClientException, InterruptedException {

@@ -1,10 +1,14 @@
 package dev.wharf.client.admin;
 
+import dev.wharf.client.ClientConfig;
 import dev.wharf.client.ClientException;
+import dev.wharf.client.ack.AckConsumer;
+import dev.wharf.client.ack.PeekCursor;
+import dev.wharf.client.ack.PeekResult;
+import dev.wharf.client.ack.PeekedMessage;
+import dev.wharf.client.consumer.MessageSelector;
+import dev.wharf.protocol.header.AckHeaders.InitMode;
 import dev.wharf.client.impl.ClientInstance;
-import dev.wharf.client.impl.OffsetApi;
-import dev.wharf.client.impl.PullReply;
-import dev.wharf.client.impl.Subscriptions;
 import dev.wharf.client.route.TopicRoutes;
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.MessageDecoder;
@@ -15,11 +19,8 @@ import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.RouteData.QueueData;
 import dev.wharf.protocol.body.RouteData.TopicRouteData;
 import dev.wharf.protocol.body.TopicPerm;
-import dev.wharf.protocol.header.MessageHeaders.PullMessageRequest;
-import dev.wharf.protocol.header.MessageHeaders.PullSysFlag;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,70 +29,99 @@ import java.util.Map;
  * A consumer group's dead-letter queue ({@code %DLQ%{group}}) as operators see it: the messages waiting there,
  * and resending them to the topic they were first sent to.
  *
- * <p>What was resent is remembered as the group's consumer offset on the dead-letter topic (so the group's
- * consume progress shows the dead letters nobody looked at as lag): listing starts there, and resending
- * everything moves it to the end. A message resent by its id moves it only when it is the first one waiting;
- * otherwise it stays listed (and a later resend of everything sends it again).
+ * <p>The dead-letter queue is read the way a JMS application reads it as a queue: through per-message
+ * acknowledgement with the dead-letter topic's own name as the group. Listing browses what that group has not
+ * acknowledged; resending a message acknowledges it, so it leaves the list whatever its position, the broker
+ * remembers it across restarts, and an application consuming the dead-letter queue sees the same queue.
  */
 final class DeadLetterQueue {
 
     /** Producer group named in resends. */
     static final String RESEND_PRODUCER_GROUP = "WHARF_DLQ_RESEND";
-    private static final int PULL_BATCH = 32;
+    private static final int PEEK_BATCH = 32;
 
     private final ClientInstance client;
-    private final String group;
+    private final ClientConfig config;
     private final String topic;
 
-    DeadLetterQueue(ClientInstance client, String group) {
+    DeadLetterQueue(ClientInstance client, ClientConfig config, String group) {
         this.client = client;
-        this.group = group;
+        this.config = config;
         this.topic = SystemTopics.dlqTopic(group);
     }
 
-    /** Messages waiting, oldest first, at most {@code max}. */
+    /** Messages waiting, oldest first within each queue, at most {@code max}. */
     List<MessageExt> list(int max) throws ClientException, InterruptedException {
-        List<Waiting> waiting = waiting(max);
-        List<MessageExt> out = new ArrayList<>(waiting.size());
-        for (Waiting w : waiting) {
-            out.add(w.msg);
+        List<MessageExt> out = new ArrayList<>();
+        if (!exists()) {
+            return out; // nothing was ever dead-lettered for this group
+        }
+        AckConsumer reader = reader();
+        try {
+            PeekCursor cursor = null;
+            do {
+                PeekResult page = reader.peek(topic, MessageSelector.all(), cursor, PEEK_BATCH);
+                for (PeekedMessage m : page.messages()) {
+                    if (out.size() < max) {
+                        out.add(m.message());
+                    }
+                }
+                cursor = page.next();
+            } while (!cursor.isEnd() && out.size() < max);
+        } finally {
+            reader.shutdown();
         }
         return out;
     }
 
     /**
      * Resends every waiting message (id null) or the waiting messages with this id (the producer's unique id,
-     * the broker's message id, or the original message id) to their original topic, keeping the unique id.
+     * the broker's message id, or the original message id) to their original topic, keeping the unique id, and
+     * acknowledges each one resent.
      *
      * @return how many were resent
-     * @throws ClientException when one cannot be resent; those before it are resent and remembered
+     * @throws ClientException when one cannot be resent; those before it are resent and acknowledged
      */
     int resend(String msgId) throws ClientException, InterruptedException {
-        List<Waiting> waiting = waiting(Integer.MAX_VALUE);
-        Map<QueueKey, Long> positions = new HashMap<>();
-        Map<QueueKey, Long> firstWaiting = new HashMap<>();
-        for (Waiting w : waiting) {
-            firstWaiting.putIfAbsent(w.queue, w.msg.getQueueOffset());
+        if (!exists()) {
+            return 0;
         }
+        AckConsumer reader = reader();
         int resent = 0;
         try {
-            for (Waiting w : waiting) {
-                if (msgId != null && !matches(w.msg, msgId)) {
-                    continue;
+            PeekCursor cursor = null;
+            do {
+                PeekResult page = reader.peek(topic, MessageSelector.all(), cursor, PEEK_BATCH);
+                for (PeekedMessage m : page.messages()) {
+                    if (msgId == null || matches(m.message(), msgId)) {
+                        send(m.message());
+                        reader.ack(m.message());
+                        resent++;
+                    }
                 }
-                send(w.msg);
-                resent++;
-                if (msgId == null || firstWaiting.get(w.queue).longValue() == w.msg.getQueueOffset()) {
-                    positions.put(w.queue, w.msg.getQueueOffset() + 1);
-                }
-            }
+                cursor = page.next();
+            } while (!cursor.isEnd());
         } finally {
-            for (Map.Entry<QueueKey, Long> p : positions.entrySet()) {
-                client.offsetApi().updateConsumerOffset(p.getKey().address, group, topic, p.getKey().queueId,
-                        p.getValue(), client.apiTimeoutMillis());
-            }
+            reader.shutdown();
         }
         return resent;
+    }
+
+    private boolean exists() throws ClientException, InterruptedException {
+        TopicRouteData route = client.nameServer().route(topic);
+        return route != null && route.queueDatas() != null && !route.queueDatas().isEmpty();
+    }
+
+    private AckConsumer reader() throws ClientException, InterruptedException {
+        AckConsumer reader = new AckConsumer(topic, config);
+        reader.start();
+        try {
+            reader.createGroup(topic, InitMode.EARLIEST);
+        } catch (ClientException | InterruptedException | RuntimeException e) {
+            reader.shutdown();
+            throw e;
+        }
+        return reader;
     }
 
     private static boolean matches(MessageExt msg, String id) {
@@ -156,59 +186,5 @@ final class DeadLetterQueue {
             }
         }
         return first;
-    }
-
-    /** The messages after the remembered position of every queue of the dead-letter topic, oldest first. */
-    private List<Waiting> waiting(int max) throws ClientException, InterruptedException {
-        TopicRouteData route = client.nameServer().route(topic);
-        List<Waiting> out = new ArrayList<>();
-        if (route == null || route.queueDatas() == null) {
-            return out; // nothing was ever dead-lettered for this group
-        }
-        for (QueueData q : route.queueDatas()) {
-            String address = TopicRoutes.masterAddress(route, q.brokerName());
-            if (address == null) {
-                continue;
-            }
-            for (int queueId = 0; queueId < q.readQueueNums(); queueId++) {
-                readQueue(new QueueKey(q.brokerName(), address, queueId), max, out);
-            }
-        }
-        out.sort(Comparator.comparingLong((Waiting w) -> w.msg.getStoreTimestamp())
-                .thenComparingLong(w -> w.msg.getQueueOffset()));
-        return out.size() > max ? new ArrayList<>(out.subList(0, max)) : out;
-    }
-
-    private void readQueue(QueueKey queue, int max, List<Waiting> out) throws ClientException, InterruptedException {
-        long timeout = client.apiTimeoutMillis();
-        long offset = client.offsetApi().queryConsumerOffset(queue.address, group, topic, queue.queueId, timeout);
-        long min = client.offsetApi().minOffset(queue.address, topic, queue.queueId, timeout);
-        if (offset == OffsetApi.NO_OFFSET || offset < min) {
-            offset = min;
-        }
-        int taken = 0;
-        while (taken < max) {
-            PullMessageRequest header = new PullMessageRequest(group, topic, queue.queueId, offset,
-                    Math.min(PULL_BATCH, max - taken), PullSysFlag.SUBSCRIPTION, 0, 0, "*", 0, "TAG");
-            PullReply reply = client.messageApi().pull(queue.address, queue.brokerName, header,
-                    Subscriptions.byTag(topic, "*"), timeout);
-            if (reply.kind() != PullReply.Kind.FOUND && reply.kind() != PullReply.Kind.NO_MATCHED_MSG) {
-                return;
-            }
-            for (MessageExt msg : reply.messages()) {
-                out.add(new Waiting(queue, msg));
-                taken++;
-            }
-            if (reply.nextBeginOffset() <= offset) {
-                return;
-            }
-            offset = reply.nextBeginOffset();
-        }
-    }
-
-    private record QueueKey(String brokerName, String address, int queueId) {
-    }
-
-    private record Waiting(QueueKey queue, MessageExt msg) {
     }
 }

@@ -372,6 +372,16 @@ public final class ClientInstance {
                 return;
             }
         }
+        if (!routeTable.knownClusterMasters().isEmpty()) {
+            try {
+                routeTable.clusterMasters(); // keep the addresses of brokers known from the cluster table fresh
+            } catch (ClientException e) {
+                failures.add("cluster table: " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
         if (!failures.isEmpty()) {
             log.warn("Client {} could not refresh {} route(s): {}", clientId, failures.size(), failures.get(0));
         }
@@ -396,16 +406,21 @@ public final class ClientInstance {
         HeartbeatData heartbeat = new HeartbeatData(clientId, producerData, consumerData);
         heartbeatLock.lock();
         try {
-            for (Map.Entry<String, Map<Long, String>> broker : routeTable.brokerTable().entrySet()) {
+            Map<String, Map<Long, String>> routed = routeTable.brokerTable();
+            for (Map.Entry<String, Map<Long, String>> broker : routed.entrySet()) {
                 for (Map.Entry<Long, String> node : broker.getValue().entrySet()) {
                     if (consumerData.isEmpty() && node.getKey() != 0L) {
                         continue; // producers only talk to masters
                     }
-                    try {
-                        groupApi.heartbeat(node.getValue(), heartbeat, apiTimeoutMillis());
-                    } catch (ClientException e) {
-                        log.warn("Client {}: heartbeat to broker {} failed: {}", clientId, broker.getKey(),
-                                e.getMessage());
+                    heartbeat(broker.getKey(), node.getValue(), heartbeat);
+                }
+            }
+            if (!producerData.isEmpty()) {
+                // masters known from the cluster table but from no route: a transaction producer that has sent
+                // nothing yet must still be reachable for check-backs there
+                for (Map.Entry<String, String> master : routeTable.knownClusterMasters().entrySet()) {
+                    if (!routed.containsKey(master.getKey())) {
+                        heartbeat(master.getKey(), master.getValue(), heartbeat);
                     }
                 }
             }
@@ -413,6 +428,14 @@ public final class ClientInstance {
             Thread.currentThread().interrupt();
         } finally {
             heartbeatLock.unlock();
+        }
+    }
+
+    private void heartbeat(String brokerName, String address, HeartbeatData heartbeat) throws InterruptedException {
+        try {
+            groupApi.heartbeat(address, heartbeat, apiTimeoutMillis());
+        } catch (ClientException e) {
+            log.warn("Client {}: heartbeat to broker {} failed: {}", clientId, brokerName, e.getMessage());
         }
     }
 

@@ -172,6 +172,17 @@ public final class MessageApi {
         calls.invokeOneway(address, request, timeoutMillis);
     }
 
+    /**
+     * END_TRANSACTION, waiting for the broker's answer.
+     *
+     * @throws ClientException NO_RESPONSE when the broker did not answer (the outcome may or may not be recorded),
+     *                         else the broker's refusal (e.g. TRANSACTION_FAILED with its reason)
+     */
+    public void endTransactionSync(String address, EndTransactionRequest header, long timeoutMillis)
+            throws ClientException, InterruptedException {
+        calls.invokeExpectSuccess(address, RemotingCalls.request(RequestCode.END_TRANSACTION, header), timeoutMillis);
+    }
+
     static <T extends Record> T decodeHeader(String address, RemotingCommand response, Class<T> type)
             throws ClientException {
         try {

@@ -196,6 +196,11 @@ public final class RouteTable {
         return master != null ? master : addrs.values().iterator().next();
     }
 
+    /** brokerName -> master address of the brokers learnt from the cluster table so far (a snapshot). */
+    public Map<String, String> knownClusterMasters() {
+        return Map.copyOf(clusterMasters);
+    }
+
     /** brokerName -> brokerId -> address of every broker in the cached routes (an immutable snapshot). */
     public Map<String, Map<Long, String>> brokerTable() {
         return brokerAddrs;

@@ -195,7 +195,8 @@ public class Producer {
         return current;
     }
 
-    private MessageSender started() {
+    /** The send paths of the started producer (the transaction producer sends through them too). */
+    MessageSender started() {
         MessageSender s = sender;
         if (s == null || instance == null) {
             throw notStarted();

@@ -34,6 +34,8 @@ public final class MessageProperties {
     public static final String PRODUCER_GROUP = "PGROUP";
     /** Transaction id shared by every message of one transaction. */
     public static final String TRANSACTION_ID = "__transactionId__";
+    /** On a committed message: the queue offset of its half message in RMQ_SYS_TRANS_HALF_TOPIC. */
+    public static final String TRANSACTION_PREPARED_QUEUE_OFFSET = "TRAN_PREPARED_QUEUE_OFFSET";
     /** How often the broker has asked about this half message. */
     public static final String TRANSACTION_CHECK_TIMES = "TRANSACTION_CHECK_TIMES";
     /** Client-generated unique message id, stable across retries and re-puts. */

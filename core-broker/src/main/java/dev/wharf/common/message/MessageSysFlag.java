@@ -15,6 +15,12 @@ public final class MessageSysFlag {
     public static final int TRANSACTION_COMMIT_TYPE = 0x8;
     public static final int TRANSACTION_ROLLBACK_TYPE = 0xC;
 
+    /**
+     * Set by the store on every record of an atomic batch except the last: the batch is valid, and visible to
+     * readers, only once the record without this bit that closes it is. Never taken from a producer.
+     */
+    public static final int INNER_BATCH_CONTINUES = 0x100;
+
     private MessageSysFlag() {
     }
 
@@ -24,5 +30,10 @@ public final class MessageSysFlag {
 
     public static int withTransactionType(int sysFlag, int type) {
         return (sysFlag & ~TRANSACTION_TYPE_MASK) | type;
+    }
+
+    /** Whether a record is followed by more records of the same atomic batch. */
+    public static boolean batchContinues(int sysFlag) {
+        return (sysFlag & INNER_BATCH_CONTINUES) != 0;
     }
 }

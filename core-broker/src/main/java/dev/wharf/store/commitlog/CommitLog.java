@@ -2,6 +2,7 @@ package dev.wharf.store.commitlog;
 
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageRecord;
+import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.store.file.AppendCallback;
 import dev.wharf.store.file.MappedFile;
 import dev.wharf.store.file.MappedFileQueue;
@@ -23,6 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class CommitLog {
 
+    /** A batch may hold this many maximum-size messages (and must fit in one file). */
+    static final int BATCH_MESSAGE_SIZE_FACTOR = 32;
+
     private final MappedFileQueue mappedFileQueue;
     private final int fileSize;
     private final int maxMessageSize;
@@ -40,7 +44,19 @@ public final class CommitLog {
         this.mappedFileQueue = new MappedFileQueue(dir, fileSize);
         this.fileSize = fileSize;
         this.maxMessageSize = maxMessageSize;
-        this.encoders = ThreadLocal.withInitial(() -> new RecordEncoder(maxMessageSize));
+        int maxBatchSize = maxBatchSize(fileSize, maxMessageSize);
+        this.encoders = ThreadLocal.withInitial(() -> new RecordEncoder(maxMessageSize, maxBatchSize));
+    }
+
+    /**
+     * Most bytes one batch may take: it must fit in one file (with room for a closing blank record), and is
+     * capped at {@value #BATCH_MESSAGE_SIZE_FACTOR} maximum-size messages so one put never buffers an unbounded
+     * amount of memory.
+     */
+    public static int maxBatchSize(int fileSize, int maxMessageSize) {
+        long cap = (long) maxMessageSize * BATCH_MESSAGE_SIZE_FACTOR;
+        long fit = (long) fileSize - MessageRecord.BLANK_RECORD_MIN_SIZE;
+        return (int) Math.min(cap, fit);
     }
 
     /** Maps the existing files; recovery then decides where the log really ends. */
@@ -95,7 +111,9 @@ public final class CommitLog {
     }
 
     /**
-     * Appends a batch as consecutive records under one lock hold; the whole batch goes into one file.
+     * Appends a batch as consecutive records under one lock hold; the whole batch goes into one file. The batch
+     * is atomic: every record but the last carries {@link MessageSysFlag#INNER_BATCH_CONTINUES}, so recovery drops
+     * a batch whose last record did not reach the disk, and the dispatcher makes the batch visible at once.
      *
      * @param properties the encoded properties string of each message, in the same order
      */
@@ -110,6 +128,9 @@ public final class CommitLog {
             if (status != AppendStatus.PUT_OK) {
                 return AppendResult.failure(status, "Message " + (i + 1) + " of the batch: " + encoder.errorMessage());
             }
+        }
+        for (int i = 0; i < msgs.size() - 1; i++) {
+            encoder.markBatchContinues(i);
         }
         AppendResult result = appendEncoded(encoder);
         if (result.isOk()) {

@@ -21,6 +21,7 @@ public final class RecordEncoder {
     private static final int INITIAL_CAPACITY = 16 * 1024;
 
     private final int maxMessageSize;
+    private final int maxBatchSize;
     private final CRC32 crc = new CRC32();
     private ByteBuffer buffer = ByteBuffer.allocate(INITIAL_CAPACITY);
 
@@ -33,11 +34,24 @@ public final class RecordEncoder {
     private String errorMessage;
 
     public RecordEncoder(int maxMessageSize) {
+        this(maxMessageSize, maxMessageSize);
+    }
+
+    /**
+     * @param maxMessageSize largest record
+     * @param maxBatchSize   largest batch of records (at least {@code maxMessageSize})
+     */
+    public RecordEncoder(int maxMessageSize, int maxBatchSize) {
         this.maxMessageSize = maxMessageSize;
+        this.maxBatchSize = Math.max(maxMessageSize, maxBatchSize);
     }
 
     /** Starts a new batch (or single record). */
     public void reset() {
+        if (buffer.capacity() > maxMessageSize) {
+            // a large batch (a big transaction) grew the buffer past any single message: do not keep that per thread
+            buffer = ByteBuffer.allocate(INITIAL_CAPACITY);
+        }
         buffer.clear();
         count = 0;
         errorMessage = null;
@@ -74,9 +88,9 @@ public final class RecordEncoder {
                     + " bytes stored (body " + bodyLength + " bytes); the maximum message size is " + maxMessageSize
                     + " bytes. Send a smaller body or raise maxMessageSize.");
         }
-        if (buffer.position() + totalSize > maxMessageSize) {
-            return fail(AppendStatus.MESSAGE_SIZE_EXCEEDED, "The batch takes more than " + maxMessageSize
-                    + " bytes stored, the maximum message size; send it in smaller batches.");
+        if (buffer.position() + totalSize > maxBatchSize) {
+            return fail(AppendStatus.MESSAGE_SIZE_EXCEEDED, "The batch takes more than " + maxBatchSize
+                    + " bytes stored, the most one batch may take; send it in smaller batches.");
         }
         ensureCapacity((int) totalSize);
         int start = buffer.position();
@@ -94,7 +108,8 @@ public final class RecordEncoder {
         b.putInt(msg.getFlag());
         b.putLong(0L); // QUEUEOFFSET, patched under the lock
         b.putLong(0L); // PHYSICALOFFSET, patched under the lock
-        b.putInt(msg.getSysFlag());
+        // the batch bit is the store's own: a producer's or a re-put record's is dropped, the commit log sets it
+        b.putInt(msg.getSysFlag() & ~MessageSysFlag.INNER_BATCH_CONTINUES);
         b.putLong(msg.getBornTimestamp());
         b.putLong(msg.getBornHost());
         b.putLong(0L); // STORETIMESTAMP, patched under the lock
@@ -160,6 +175,12 @@ public final class RecordEncoder {
         buffer.putLong(start + MessageRecord.STORE_TIMESTAMP_OFFSET, storeTimestamp);
     }
 
+    /** Marks record {@code index} as followed by more records of the same atomic batch. */
+    public void markBatchContinues(int index) {
+        int at = starts[index] + MessageRecord.SYS_FLAG_OFFSET;
+        buffer.putInt(at, buffer.getInt(at) | MessageSysFlag.INNER_BATCH_CONTINUES);
+    }
+
     /** The raw buffer holding the batch from 0 to {@link #encodedSize()} (for the single copy into the file). */
     ByteBuffer rawBuffer() {
         return buffer;
@@ -192,7 +213,7 @@ public final class RecordEncoder {
             return;
         }
         int needed = buffer.position() + extra;
-        int capacity = Math.max(needed, Math.min(maxMessageSize, buffer.capacity() * 2));
+        int capacity = Math.max(needed, Math.min(maxBatchSize, buffer.capacity() * 2));
         ByteBuffer bigger = ByteBuffer.allocate(capacity);
         buffer.flip();
         bigger.put(buffer);

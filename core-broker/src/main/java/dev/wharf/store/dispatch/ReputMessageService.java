@@ -1,10 +1,13 @@
 package dev.wharf.store.dispatch;
 
+import dev.wharf.common.message.MessageRecord;
+import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.common.util.ServiceThread;
 import dev.wharf.store.commitlog.CommitLog;
 import dev.wharf.store.commitlog.RecordValidator;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
@@ -13,8 +16,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Follows the commit log from the reput offset and hands every committed record to the dispatchers in order
- * (consume queue, index, arrival listener, ...). The put path wakes it after each append; it also polls
- * every {@code pollMillis} as a fallback.
+ * (consume queue, index, ...). The put path wakes it after each append; it also polls every {@code pollMillis}
+ * as a fallback.
+ *
+ * <p>Atomic batches: the <em>confirmed offset</em> is the reput offset, except that it does not move into a
+ * batch (records with {@code INNER_BATCH_CONTINUES}) until the record closing the batch has been dispatched;
+ * then it jumps past the whole batch. Readers treat consume-queue units at or above it as not there yet, so
+ * every unit of a batch, in every queue, becomes readable at the same instant. The confirmed dispatchers
+ * (arrival notifications for long polling) receive a batch's requests only then.
  *
  * <p>Threading: {@link #doReput()} runs on this service's thread (or, before the service starts, on the
  * start-up thread to catch up after recovery). Dispatchers run on that thread. {@link #getReputFromOffset()}
@@ -26,9 +35,15 @@ public final class ReputMessageService extends ServiceThread {
 
     private final CommitLog commitLog;
     private final List<CommitLogDispatcher> dispatchers = new CopyOnWriteArrayList<>();
+    private final List<CommitLogDispatcher> confirmedDispatchers = new CopyOnWriteArrayList<>();
+    /** Requests of the batch being dispatched, held back from the confirmed dispatchers; dispatch thread only. */
+    private final List<DispatchRequest> openBatch = new ArrayList<>();
     private final long pollMillis;
     private final LongAdder dispatched = new LongAdder();
     private volatile long reputFromOffset;
+    private volatile long confirmedOffset;
+    /** Whether the dispatch position is inside a batch; dispatch thread only. */
+    private boolean insideBatch;
     private long lastReportedInvalid = -1;
 
     public ReputMessageService(CommitLog commitLog, long pollMillis) {
@@ -46,8 +61,24 @@ public final class ReputMessageService extends ServiceThread {
         dispatchers.add(dispatcher);
     }
 
+    /**
+     * Adds a dispatcher that sees a record only once it is confirmed (its batch is complete), at the end of
+     * the list (before the service starts).
+     */
+    public void addConfirmedDispatcher(CommitLogDispatcher dispatcher) {
+        confirmedDispatchers.add(dispatcher);
+    }
+
     public List<CommitLogDispatcher> dispatchers() {
         return List.copyOf(dispatchers);
+    }
+
+    /**
+     * Everything below this offset has been dispatched and belongs to complete batches: derived data pointing
+     * below it may be served. Never inside a batch.
+     */
+    public long getConfirmedOffset() {
+        return confirmedOffset;
     }
 
     /** Everything below this offset has been dispatched. */
@@ -55,8 +86,12 @@ public final class ReputMessageService extends ServiceThread {
         return reputFromOffset;
     }
 
+    /** Where dispatching starts (a record boundary outside any batch: a file start or the clean end). */
     public void setReputFromOffset(long offset) {
+        this.confirmedOffset = offset;
         this.reputFromOffset = offset;
+        this.insideBatch = false;
+        this.openBatch.clear();
     }
 
     /** Commit-log bytes not dispatched yet. */
@@ -89,7 +124,7 @@ public final class ReputMessageService extends ServiceThread {
         if (reputFromOffset < minOffset) {
             log.warn("Dispatch offset {} is below the first commit-log offset {}; skipping to it", reputFromOffset,
                     minOffset);
-            reputFromOffset = minOffset;
+            setReputFromOffset(minOffset);
         }
         while (reputFromOffset < commitLog.getMaxOffset()) {
             long offset = reputFromOffset;
@@ -99,7 +134,7 @@ public final class ReputMessageService extends ServiceThread {
                     return;
                 }
                 // a full file's last bytes: continue in the next file
-                reputFromOffset = commitLog.rollNextFile(offset);
+                rollTo(commitLog.rollNextFile(offset));
                 continue;
             }
             try {
@@ -110,6 +145,51 @@ public final class ReputMessageService extends ServiceThread {
                 data.release();
             }
         }
+    }
+
+    /**
+     * Moves the confirmed offset after a dispatched record: at once for a record outside a batch, at the closing
+     * record for a batch, then hands the held-back requests to the confirmed dispatchers.
+     */
+    private void confirm(DispatchRequest request, boolean continues, long end) {
+        if (continues) {
+            insideBatch = true;
+            if (request != null && !confirmedDispatchers.isEmpty()) {
+                openBatch.add(request);
+            }
+            return;
+        }
+        insideBatch = false;
+        confirmedOffset = end;
+        if (confirmedDispatchers.isEmpty()) {
+            return;
+        }
+        if (!openBatch.isEmpty()) {
+            for (DispatchRequest held : openBatch) {
+                notifyConfirmed(held);
+            }
+            openBatch.clear();
+        }
+        if (request != null) {
+            notifyConfirmed(request);
+        }
+    }
+
+    private void notifyConfirmed(DispatchRequest request) {
+        for (CommitLogDispatcher dispatcher : confirmedDispatchers) {
+            dispatcher.dispatch(request);
+        }
+    }
+
+    /** Continues in the next file; a batch never spans files, so one still open here can never close. */
+    private void rollTo(long nextFileStart) {
+        if (insideBatch) {
+            log.error("An atomic batch is not closed at the end of its commit-log file (before offset {}); making"
+                    + " it visible as it is", nextFileStart);
+            confirm(null, false, nextFileStart);
+        }
+        confirmedOffset = nextFileStart;
+        reputFromOffset = nextFileStart;
     }
 
     /** Dispatches the records of one slice; false when it must stop (invalid record). */
@@ -128,10 +208,14 @@ public final class ReputMessageService extends ServiceThread {
                     }
                 }
                 pos += size;
-                reputFromOffset = recordOffset + size;
                 dispatched.increment();
+                boolean continues = MessageSysFlag.batchContinues(
+                        buffer.getInt(pos - size + MessageRecord.SYS_FLAG_OFFSET));
+                // confirmed first: whoever sees the reput offset at the end also sees everything readable
+                confirm(request, continues, recordOffset + size);
+                reputFromOffset = recordOffset + size;
             } else if (size == RecordValidator.BLANK) {
-                reputFromOffset = commitLog.rollNextFile(recordOffset);
+                rollTo(commitLog.rollNextFile(recordOffset));
                 return true;
             } else {
                 if (lastReportedInvalid != recordOffset) {

@@ -205,6 +205,36 @@ public final class ConsumeQueue {
     }
 
     /**
+     * The queue's end as readers may see it: units pointing at or past {@code confirmedPhyOffset} (an atomic
+     * batch whose last record is not dispatched yet) are not counted. They can only be at the end of the queue,
+     * since units are written in commit-log order; usually the last unit is below the bound and this is one read.
+     */
+    public long getVisibleMaxOffset(long confirmedPhyOffset) {
+        long max = getMaxOffsetInQueue();
+        long first = Math.max(minOffset, unitIndex(Math.max(0, files.getMinOffset())));
+        long end = max;
+        while (end > first && phyOffsetAt(end - 1) >= confirmedPhyOffset) {
+            end--;
+        }
+        return end;
+    }
+
+    /** The commit-log offset in unit {@code index} (a blank's too), or Long.MIN_VALUE when it is not there. */
+    private long phyOffsetAt(long index) {
+        long pos = byteOffset(index);
+        MappedFile file = files.findMappedFileByOffset(pos);
+        if (file == null || !file.hold()) {
+            return Long.MIN_VALUE;
+        }
+        try {
+            int at = (int) (pos - file.getFileFromOffset());
+            return at + SIZE > file.getReadPosition() ? Long.MIN_VALUE : file.getLong(at + ConsumeQueueUnit.PHY_OFFSET_OFFSET);
+        } finally {
+            file.release();
+        }
+    }
+
+    /**
      * The units from {@code startIndex} to the end of the written part of the file holding it, without copying.
      * Blank units ({@link ConsumeQueueUnit#isBlank(int)}) may appear and must be skipped. The caller releases the
      * result.

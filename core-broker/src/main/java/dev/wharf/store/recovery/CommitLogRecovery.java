@@ -1,5 +1,7 @@
 package dev.wharf.store.recovery;
 
+import dev.wharf.common.message.MessageRecord;
+import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.store.commitlog.CommitLog;
 import dev.wharf.store.commitlog.RecordValidator;
 import dev.wharf.store.file.MappedFile;
@@ -20,6 +22,8 @@ import org.slf4j.LoggerFactory;
  *       holding the checkpoint's safe offset, and truncates at the first record that is not intact. Records
  *       below the safe offset were on disk together with their consume-queue and index entries when the
  *       checkpoint was written, so they are not scanned again.</li>
+ *   <li>Atomic batches: when the valid part ends inside a batch (its closing record is missing or damaged),
+ *       the log is cut at the batch's first record, so a batch is either all there or not at all.</li>
  * </ul>
  *
  * <p>Not thread-safe: runs once at start-up before any other service.
@@ -35,7 +39,7 @@ public final class CommitLogRecovery {
      * @param dispatchFrom where the dispatcher must resume (a record boundary; consume queues and index are
      *                     complete below it, and dispatchers skip what they already hold above it)
      * @param scanned      whether records were validated (false: trusted the clean-shutdown checkpoint)
-     * @param truncated    whether an invalid record was found and the log cut there
+     * @param truncated    whether an invalid record or an incomplete atomic batch was found and the log cut there
      */
     public record Result(long maxPhyOffset, long dispatchFrom, boolean scanned, boolean truncated) {
     }
@@ -74,9 +78,13 @@ public final class CommitLogRecovery {
         if (outcome.invalidAt >= 0) {
             log.warn("Commit log: record at offset {} is not intact (torn or corrupt); truncated the log there", outcome.invalidAt);
         }
+        if (outcome.cutBatch >= 0) {
+            log.warn("Commit log: the atomic batch starting at offset {} did not reach the disk whole; dropped all of it",
+                    outcome.cutBatch);
+        }
         log.info("Recovered commit log from offset {}: ends at {}, dispatch resumes at {}", startFile.getFileFromOffset(),
                 outcome.end, dispatchFrom);
-        return new Result(outcome.end, dispatchFrom, true, outcome.invalidAt >= 0);
+        return new Result(outcome.end, dispatchFrom, true, outcome.invalidAt >= 0 || outcome.cutBatch >= 0);
     }
 
     private static boolean isPlausibleEnd(MappedFileQueue files, long offset) {
@@ -93,9 +101,24 @@ public final class CommitLogRecovery {
         return last.getLong(pos) == 0L;
     }
 
-    private record ScanOutcome(long end, long invalidAt) {
+    /**
+     * @param end       where the valid log ends
+     * @param invalidAt offset of the damaged record that ended it, or -1
+     * @param cutBatch  offset of the incomplete atomic batch the log was cut back to, or -1
+     */
+    private record ScanOutcome(long end, long invalidAt, long cutBatch) {
+
+        static ScanOutcome endingAt(long end, long invalidAt, long openBatchStart) {
+            return openBatchStart >= 0 ? new ScanOutcome(openBatchStart, invalidAt, openBatchStart)
+                    : new ScanOutcome(end, invalidAt, -1);
+        }
     }
 
+    /**
+     * Validates records from {@code startFile} on. A batch (records carrying INNER_BATCH_CONTINUES, closed by
+     * one without it) counts only as a whole: when the log ends inside one, it ends at the batch's first record.
+     * A batch never spans files, so a file start is always outside any batch.
+     */
     private static ScanOutcome scan(MappedFileQueue files, MappedFile startFile, boolean checkCrc) {
         List<MappedFile> all = files.getMappedFiles();
         int index = all.indexOf(startFile);
@@ -104,30 +127,38 @@ public final class CommitLogRecovery {
             MappedFile file = all.get(i);
             SelectMappedBufferResult data = file.selectMappedBuffer(0);
             if (data == null) {
-                return new ScanOutcome(file.getFileFromOffset(), -1);
+                return new ScanOutcome(file.getFileFromOffset(), -1, -1);
             }
+            long openBatchStart = -1;
             try {
                 int limit = data.size();
                 int pos = 0;
                 int result = RecordValidator.NO_RECORD;
                 while (pos < limit) {
-                    result = RecordValidator.check(data.byteBuffer(), pos, limit, file.getFileFromOffset() + pos, checkCrc);
-                    if (result > 0) {
-                        pos += result;
-                    } else {
+                    long recordOffset = file.getFileFromOffset() + pos;
+                    result = RecordValidator.check(data.byteBuffer(), pos, limit, recordOffset, checkCrc);
+                    if (result <= 0) {
                         break;
                     }
+                    boolean continues = MessageSysFlag.batchContinues(
+                            data.byteBuffer().getInt(pos + MessageRecord.SYS_FLAG_OFFSET));
+                    if (!continues) {
+                        openBatchStart = -1;
+                    } else if (openBatchStart < 0) {
+                        openBatchStart = recordOffset;
+                    }
+                    pos += result;
                 }
-                if (result == RecordValidator.BLANK || pos >= limit) {
+                if ((result == RecordValidator.BLANK || pos >= limit) && openBatchStart < 0) {
                     end = file.getFileFromOffset() + file.getFileSize();
                     continue;
                 }
                 long stopAt = file.getFileFromOffset() + pos;
-                return new ScanOutcome(stopAt, result == RecordValidator.INVALID ? stopAt : -1);
+                return ScanOutcome.endingAt(stopAt, result == RecordValidator.INVALID ? stopAt : -1, openBatchStart);
             } finally {
                 data.release();
             }
         }
-        return new ScanOutcome(end, -1);
+        return new ScanOutcome(end, -1, -1);
     }
 }

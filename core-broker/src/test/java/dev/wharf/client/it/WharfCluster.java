@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Real NameServers and brokers in this JVM on 127.0.0.1 (port 0), stores under a test's temporary folder; small
@@ -26,9 +27,17 @@ final class WharfCluster implements AutoCloseable {
     private final List<String> nameServerAddresses = new ArrayList<>();
     private final Map<String, Broker> brokers = new LinkedHashMap<>();
     private final List<AutoCloseable> clients = new ArrayList<>();
+    private final Consumer<BrokerSettings> brokerSettings;
 
     WharfCluster(Path root, int nameServerCount, String... brokerNames) throws IOException {
+        this(root, nameServerCount, s -> { }, brokerNames);
+    }
+
+    /** @param brokerSettings adjusts each broker's settings after the cluster's defaults */
+    WharfCluster(Path root, int nameServerCount, Consumer<BrokerSettings> brokerSettings, String... brokerNames)
+            throws IOException {
         this.root = root;
+        this.brokerSettings = brokerSettings;
         for (int i = 0; i < nameServerCount; i++) {
             NameServer ns = NameServer.onPort(0);
             ns.start();
@@ -71,6 +80,7 @@ final class WharfCluster implements AutoCloseable {
         s.broker().setDefaultTopicQueueNums(4);
         // retries wait 300 ms, 400 ms, ... instead of 10 s, 30 s, ...
         s.broker().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
+        brokerSettings.accept(s);
         Broker broker = new Broker(s);
         broker.start();
         broker.registerWithNameServers().join();

@@ -120,4 +120,33 @@ class ReputMessageServiceTest {
         assertThat(reput.dispatchedCount()).isEqualTo(1);
         assertThat(a.nextOffset()).isEqualTo(b.wroteOffset());
     }
+
+    @Test
+    void confirmedOffsetAndConfirmedDispatchersWaitForTheRecordClosingABatch() {
+        List<DispatchRequest> confirmed = new CopyOnWriteArrayList<>();
+        List<Long> confirmedWhenDispatched = new CopyOnWriteArrayList<>();
+        reput.addDispatcher(r -> confirmedWhenDispatched.add(reput.getConfirmedOffset()));
+        reput.addConfirmedDispatcher(confirmed::add);
+        AppendResult single = put("A", 0, 0);
+        List<MessageExt> batch = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            MessageExt msg = new MessageExt();
+            msg.setTopic("B");
+            msg.setQueueId(i);
+            msg.setBody(("batch " + i).getBytes(StandardCharsets.UTF_8));
+            batch.add(msg);
+        }
+        AppendResult b = commitLog.putMessages(batch, List.of("", "", ""));
+        assertThat(b.isOk()).isTrue();
+        reput.setReputFromOffset(0);
+        reput.doReput();
+
+        // while the batch's records were dispatched, the confirmed offset stayed at the batch's start
+        assertThat(confirmedWhenDispatched).containsExactly(0L, single.nextOffset(), single.nextOffset(),
+                single.nextOffset());
+        assertThat(reput.getConfirmedOffset()).isEqualTo(b.nextOffset()).isEqualTo(reput.getReputFromOffset());
+        assertThat(confirmed).extracting(DispatchRequest::topic).containsExactly("A", "B", "B", "B");
+        assertThat(confirmed).extracting(r -> MessageSysFlag.batchContinues(r.sysFlag()))
+                .containsExactly(false, true, true, false);
+    }
 }

@@ -1,0 +1,94 @@
+package dev.wharf.broker.transaction;
+
+import dev.wharf.broker.config.BrokerConfig;
+import dev.wharf.broker.config.JsonConfigFile;
+import dev.wharf.broker.group.ProducerManager;
+import dev.wharf.broker.processor.PutMessageHook;
+import dev.wharf.remoting.RemotingExecutors;
+import dev.wharf.remoting.RequestProcessor;
+import dev.wharf.store.MessageStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.function.LongSupplier;
+
+/**
+ * Half-message transactions on a broker, built from its parts: the send hook that stores half messages, the
+ * END_TRANSACTION processor with its executor, and the check-back service. The broker plugs each into its
+ * extension points. See the package documentation for the design.
+ */
+public final class TransactionSupport {
+
+    /** Ended transactions remembered for retried END_TRANSACTIONs and late answers. */
+    private static final int DECIDED_CAPACITY = 100_000;
+    static final String PROGRESS_FILE = "transactionCheckProgress.json";
+
+    private final TransactionIndex index = new TransactionIndex(DECIDED_CAPACITY);
+    private final HalfMessageHook hook;
+    private final EndTransactionProcessor processor;
+    private final ExecutorService executor;
+    private final TransactionCheckService checkService;
+
+    /**
+     * @param storeRoot the store's root folder; the check progress goes to its {@code config/} folder
+     * @param storeHost the broker's packed address, for the records it writes (known once it listens)
+     */
+    public TransactionSupport(BrokerConfig config, MessageStore store, ProducerManager producers, Path storeRoot,
+                              LongSupplier storeHost, LongSupplier clock) {
+        HalfQueueFollower follower = new HalfQueueFollower(store, index);
+        TransactionResolver resolver = new TransactionResolver(store, index, storeHost, config.getBrokerName());
+        TransactionSizeGuard sizes = new TransactionSizeGuard(store.config().maxBatchBytes());
+        this.hook = new HalfMessageHook(index, sizes, clock);
+        this.processor = new EndTransactionProcessor(store, follower, resolver, config.getBrokerName());
+        this.executor = RemotingExecutors.bounded("wharf-end-transaction", config.getEndTransactionThreadPoolNums(),
+                config.getEndTransactionPoolQueueCapacity());
+        this.checkService = new TransactionCheckService(store, index, follower, resolver,
+                new TransactionChecker(store, producers), sizes,
+                JsonConfigFile.inConfigDir(storeRoot, PROGRESS_FILE, TransactionCheckService.Progress.class), executor,
+                config.getTransactionCheckInterval(), config.getTransactionTimeOut(), config.getTransactionCheckMax(),
+                clock);
+    }
+
+    /** Stores messages sent with TRAN_MSG=true as half messages. */
+    public PutMessageHook halfMessageHook() {
+        return hook;
+    }
+
+    /** Serves END_TRANSACTION; register it on {@link #endTransactionExecutor()}. */
+    public RequestProcessor endTransactionProcessor() {
+        return processor;
+    }
+
+    /** The executor END_TRANSACTION runs on; {@link #shutdown()} stops it. */
+    public ExecutorService endTransactionExecutor() {
+        return executor;
+    }
+
+    /**
+     * Rebuilds the transaction index from the half topic, then starts the check-back rounds. Call after the store
+     * started and before clients connect.
+     */
+    public void start() throws IOException {
+        checkService.start();
+    }
+
+    /** Stops END_TRANSACTION processing and the check-back, and persists the check progress. Never throws. */
+    public void shutdown() {
+        checkService.shutdown();
+    }
+
+    /** Transactions with half messages and no outcome (diagnostics, tests). */
+    public int openTransactionCount() {
+        return index.openCount();
+    }
+
+    /** Check rounds completed since the broker started (diagnostics, tests). */
+    public long checkRounds() {
+        return checkService.rounds();
+    }
+
+    /** The half queue offset below which every transaction ended, as last persisted (diagnostics, tests). */
+    public long checkProgressOffset() {
+        return checkService.persistedProgressOffset();
+    }
+}

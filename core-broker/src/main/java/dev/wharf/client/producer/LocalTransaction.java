@@ -1,0 +1,43 @@
+package dev.wharf.client.producer;
+
+import dev.wharf.client.ClientException;
+import dev.wharf.common.message.Message;
+
+/**
+ * One transaction of several messages (a JMS transacted session's unit of work): every message is stored as a half
+ * message under one transaction id on one broker, invisible to consumers, and one {@link #commit()} makes all of them
+ * visible together (atomically: a consumer never sees part of them) or one {@link #rollback()} drops them.
+ *
+ * <p>The broker is the one the first message goes to; a later message whose topic has no queue on that broker is
+ * refused with a {@link ClientException} (the transaction stays usable). Messages of one topic go to one queue, so
+ * they are consumed in the order they were sent.
+ *
+ * <p>If the producer dies before ending the transaction, the broker asks a live producer of the same group
+ * ({@link TransactionListener#checkLocalTransaction}) after its transaction timeout.
+ *
+ * <p>Not thread-safe; one per transacted session. Once ended it cannot be used again.
+ */
+public interface LocalTransaction {
+
+    /** The id every message of this transaction carries. */
+    String transactionId();
+
+    /**
+     * Stores {@code msg} as a half message of this transaction; consumers see it only after {@link #commit()}. The
+     * result names the queue the message will be committed to; its queue offset is the half message's (the offset
+     * in that queue is assigned at commit).
+     */
+    SendResult send(Message msg) throws ClientException, InterruptedException;
+
+    /**
+     * Makes every message sent in this transaction visible, all at once. Synchronous; retried while the broker
+     * does not answer or is busy, within the producer's end-transaction timeout.
+     *
+     * @throws ClientException when the broker refuses (e.g. the transaction was discarded after too many
+     *                         check-backs) or never answered; in the latter case the outcome is settled by check-back
+     */
+    void commit() throws ClientException, InterruptedException;
+
+    /** Drops every message sent in this transaction. Synchronous and retried like {@link #commit()}. */
+    void rollback() throws ClientException, InterruptedException;
+}
