@@ -14,8 +14,9 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code wharf admin dlq-list}. */
 @Command(name = "dlq-list", mixinStandardHelpOptions = true,
-        description = "Lists the messages waiting in a consumer group's dead-letter queue (%%DLQ%%GROUP) that were "
-                + "not resent yet, oldest first, with the topic each came from and how often it was redelivered.")
+        description = "Lists the messages waiting in a consumer group's dead-letter queue (%%DLQ%%GROUP): neither "
+                + "resent nor consumed from it, oldest first in each queue, with the topic each came from and how "
+                + "often it was redelivered. Listing acknowledges nothing.")
 final class DlqListCommand implements Callable<Integer> {
 
     @Option(names = "--group", required = true, paramLabel = "GROUP", description = "Consumer group.")

@@ -20,9 +20,9 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "dlq-resend", mixinStandardHelpOptions = true,
         description = {"Sends dead letters of a consumer group back to the topics they were first sent to, with "
                 + "their message id and properties and a redelivery count of 0.",
-                "What was resent is remembered as the group's offset on its dead-letter queue, so dlq-list and "
-                        + "--all no longer show it (a message resent by id stays listed while older ones wait "
-                        + "before it). If a message cannot be resent, the ones before it were."})
+                "A resent message is acknowledged on the dead-letter queue (read as the JMS queue %%DLQ%%GROUP), so "
+                        + "dlq-list and --all no longer show it. If a message cannot be resent, the ones before it "
+                        + "were."})
 final class DlqResendCommand implements Callable<Integer> {
 
     @Option(names = "--group", required = true, paramLabel = "GROUP", description = "Consumer group.")

@@ -146,24 +146,23 @@ class AdminDeadLetterTest {
         Cli.Result consumed = server.ok("consume", "--topic", "payments", "--group", "payers", "--timeout", "1");
         assertThat(consumed.out()).contains("Consumed 1 message of payments", "pay me").doesNotContain("not this one");
 
-        // it was the first waiting in its queue: the group's position moved past it
         assertThat(listed("g-one")).singleElement().asString().contains("not this one");
-        assertThat(server.ok("consumer-progress", "--group", "g-one").out()).containsPattern(
-                "%DLQ%g-one\\s+broker-a\\s+0\\s+2\\s+1\\s+1");
     }
 
     @Test
-    void aLetterResentByIdBehindAnotherStaysListedUntilAllAreResent() throws Exception {
+    void aLetterResentByIdBehindAnotherLeavesTheListAndAllResendsTheRest() throws Exception {
         oneQueue("g-order");
         server.ok("topic-create", "--topic", "t-order", "--queues", "1");
         deadLetter("g-order", "t-order", "older", null);
+        deadLetter("g-order", "t-order", "middle", null);
         SendResult newer = deadLetter("g-order", "t-order", "newer", null);
         server.ok("dlq-resend", "--group", "g-order", "--msg-id", newer.offsetMsgId());
-        assertThat(listed("g-order")).hasSize(2);
+        assertThat(listed("g-order")).hasSize(2).noneMatch(row -> row.contains("newer"));
 
         assertThat(server.ok("dlq-resend", "--group", "g-order", "--all").out().trim())
                 .isEqualTo("Resent 2 messages of %DLQ%g-order to the topics they came from.");
         assertThat(server.ok("dlq-list", "--group", "g-order").out()).contains("No message waits");
+        assertThat(server.ok("dlq-resend", "--group", "g-order", "--all").out()).contains("nothing was resent");
         Cli.Result consumed = server.ok("consume", "--topic", "t-order", "--group", "c-order", "--timeout", "1");
         assertThat(consumed.out()).contains("Consumed 3 messages");
     }
