@@ -164,6 +164,13 @@ public final class ClientInstance {
     private void shutdown() {
         rebalanceService.shutdown(5_000);
         scheduler.shutdownNow();
+        try {
+            // a task still running (a heartbeat just after start) ends on the interrupt; let it end before the
+            // connections close, or it reports a failure against a client that is going away
+            scheduler.awaitTermination(apiTimeoutMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         remoting.shutdown();
         brokerRequestExecutor.shutdownNow();
         log.info("Client instance {} shut down", clientId);
