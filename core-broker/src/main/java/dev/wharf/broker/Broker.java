@@ -17,7 +17,10 @@ import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.registry.NameServerRegistrar;
 import dev.wharf.broker.schedule.ScheduleService;
 import dev.wharf.broker.topic.TopicConfigManager;
+import dev.wharf.broker.transaction.DelayRouter;
 import dev.wharf.broker.transaction.TransactionSupport;
+import dev.wharf.common.message.Message;
+import dev.wharf.store.MessageExtBrokerInner;
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.body.RouteData.RegisterBrokerBody;
@@ -154,8 +157,18 @@ public final class Broker {
         BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock,
                 ack);
         this.transactions = new TransactionSupport(config, store, parts.producers, settings.store().rootPath(),
-                () -> storeHost, clock);
-        // first: a half message is stored in the half topic as sent (a delayed one is refused), never scheduled
+                () -> storeHost, clock, new DelayRouter() {
+                    @Override
+                    public String check(Message msg) {
+                        return schedule.hook().check(msg);
+                    }
+
+                    @Override
+                    public String route(MessageExtBrokerInner msg) {
+                        return schedule.hook().route(msg);
+                    }
+                });
+        // first: a half message is stored in the half topic as sent (its delay applies when it commits)
         hooks.add(0, transactions.halfMessageHook());
         server.registerProcessor(RequestCode.END_TRANSACTION, transactions.endTransactionProcessor(),
                 transactions.endTransactionExecutor());

@@ -20,7 +20,10 @@ public class ClientConfig {
     /** The instance name that stands for "this process" (the process id in the client id). */
     public static final String DEFAULT_INSTANCE_NAME = "DEFAULT";
 
-    private String namesrvAddr;
+    /** Where a client looks for NameServers when told nothing: {@value}. */
+    public static final String DEFAULT_NAMESRV_ADDR = "127.0.0.1:9876";
+
+    private String namesrvAddr = defaultNamesrvAddr();
     private String instanceName = DEFAULT_INSTANCE_NAME;
     private String clientIP = localAddress();
     private int pollNameServerInterval = 30_000;
@@ -29,13 +32,25 @@ public class ClientConfig {
     private int mqClientApiTimeout = 3_000;
     private int clientCallbackExecutorThreads = Runtime.getRuntime().availableProcessors();
 
-    /** NameServer addresses, {@code "host:port;host:port"}; a client fails over between them. */
+    /**
+     * NameServer addresses, {@code "host:port;host:port"}; a client fails over between them. Defaults to the system
+     * property {@code wharf.namesrv}, else the environment variable {@code WHARF_NAMESRV}, else
+     * {@value #DEFAULT_NAMESRV_ADDR} (a local standalone server).
+     */
     public String getNamesrvAddr() {
         return namesrvAddr;
     }
 
     public void setNamesrvAddr(String namesrvAddr) {
         this.namesrvAddr = namesrvAddr == null ? null : namesrvAddr.trim();
+    }
+
+    private static String defaultNamesrvAddr() {
+        String configured = System.getProperty("wharf.namesrv");
+        if (configured == null || configured.isBlank()) {
+            configured = System.getenv("WHARF_NAMESRV");
+        }
+        return configured == null || configured.isBlank() ? DEFAULT_NAMESRV_ADDR : configured.trim();
     }
 
     /**

@@ -35,6 +35,21 @@ enum ComparisonOperator {
         return symbol;
     }
 
+    /** Compares, reading strings as numbers against numbers when the source's text is untyped. */
+    Truth compare(Object left, Object right, PropertySource source) {
+        if (source.numericText()) {
+            if (left instanceof String text && right instanceof Number) {
+                left = Numbers.parse(text);
+            } else if (right instanceof String text && left instanceof Number) {
+                right = Numbers.parse(text);
+            }
+            if (left == null || right == null) {
+                return left == null && right == null ? Truth.UNKNOWN : INCOMPARABLE;
+            }
+        }
+        return compare(left, right);
+    }
+
     Truth compare(Object left, Object right) {
         if (left == null || right == null) {
             return Truth.UNKNOWN;

@@ -33,6 +33,30 @@ final class Numbers {
     }
 
     /** The rank a binary operation on the two operands is carried out in, or {@link #NOT_A_NUMBER}. */
+    /**
+     * The number a piece of untyped text reads as: a Long for a whole number in long range, a Double for any other
+     * decimal or exponent form, null when it reads as no number (including NaN and Infinity spelled out).
+     */
+    static Number parse(String text) {
+        String t = text.trim();
+        if (t.isEmpty()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(t);
+        } catch (NumberFormatException notWhole) {
+            char last = t.charAt(t.length() - 1);
+            if (!Character.isDigit(last) && last != '.') {
+                return null; // Double.parseDouble accepts "1d", "NaN", "Infinity": text that is not a plain number
+            }
+            try {
+                return Double.parseDouble(t);
+            } catch (NumberFormatException notDecimal) {
+                return null;
+            }
+        }
+    }
+
     static int promote(Object left, Object right) {
         int l = rank(left);
         if (l == NOT_A_NUMBER) {

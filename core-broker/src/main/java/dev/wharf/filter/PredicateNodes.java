@@ -17,7 +17,7 @@ final class PredicateNodes {
             if (l == null) {
                 return Truth.UNKNOWN;
             }
-            return operator.compare(l, right.value(properties));
+            return operator.compare(l, right.value(properties), properties);
         }
     }
 
@@ -34,15 +34,15 @@ final class PredicateNodes {
                 return Truth.UNKNOWN;
             }
             if (negated) {
-                Truth below = ComparisonOperator.LESS.compare(x, low.value(properties));
+                Truth below = ComparisonOperator.LESS.compare(x, low.value(properties), properties);
                 return below == Truth.TRUE
                         ? Truth.TRUE
-                        : below.or(ComparisonOperator.GREATER.compare(x, high.value(properties)));
+                        : below.or(ComparisonOperator.GREATER.compare(x, high.value(properties), properties));
             }
-            Truth aboveLow = ComparisonOperator.GREATER_OR_EQUAL.compare(x, low.value(properties));
+            Truth aboveLow = ComparisonOperator.GREATER_OR_EQUAL.compare(x, low.value(properties), properties);
             return aboveLow == Truth.FALSE
                     ? Truth.FALSE
-                    : aboveLow.and(ComparisonOperator.LESS_OR_EQUAL.compare(x, high.value(properties)));
+                    : aboveLow.and(ComparisonOperator.LESS_OR_EQUAL.compare(x, high.value(properties), properties));
         }
     }
 

@@ -18,4 +18,15 @@ public interface PropertySource {
 
     /** Returns the value of {@code name}, or {@code null} when the message has no such property. */
     Object get(String name);
+
+    /**
+     * Whether this source's strings are untyped text that may stand for numbers, as properties sent by the
+     * low-level client are (every value there is a string, like RocketMQ's). When true, a string compared with a
+     * number (=, &lt;&gt;, &lt;, &lt;=, &gt;, &gt;=, BETWEEN) is compared as the number it reads as, and as
+     * incomparable when it reads as none. JMS messages carry their property types, so their sources answer false
+     * and the specification's strict typing applies.
+     */
+    default boolean numericText() {
+        return false;
+    }
 }

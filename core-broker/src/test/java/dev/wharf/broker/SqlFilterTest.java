@@ -50,7 +50,7 @@ class SqlFilterTest {
         // m1: small typed price, non-persistent, default priority
         send("m1", Map.of("price", "5", "color", "blue", MessageProperties.PROPERTY_TYPES, "price:J",
                 "JMSDeliveryMode", "NON_PERSISTENT"), 0, BORN + 1);
-        // m2: price as an untyped string: comparisons with numbers are FALSE
+        // m2: price as untyped text (a low-level client message): it reads as a number against numbers
         send("m2", Map.of("price", "15", "color", "green"), 0, BORN + 2);
         // m3: no properties at all
         send("m3", Map.of(), 0, BORN + 3);
@@ -81,8 +81,10 @@ class SqlFilterTest {
 
     @Test
     void typedPropertiesCompareAsTheirTypes() throws Exception {
-        assertThat(select("price > 10")).containsExactly("m0");
+        assertThat(select("price > 10")).containsExactly("m0", "m2");
         assertThat(select("price < 10")).containsExactly("m1");
+        assertThat(select("price BETWEEN 14 AND 16")).containsExactly("m0", "m2");
+        assertThat(select("color > 3")).as("text that reads as no number is incomparable").isEmpty();
         assertThat(select("price = '15'")).containsExactly("m2");
         assertThat(select("ratio < 0.5 AND express = TRUE")).containsExactly("m0");
         assertThat(select("color IN ('red', 'blue')")).containsExactly("m0", "m1");
@@ -123,7 +125,7 @@ class SqlFilterTest {
                 new PullMessageRequest("g-heartbeat", TOPIC, 0, 0, 32, 0, 0, 0, null, 0, null));
         assertThat(r.code()).as(r.remark()).isEqualTo(ResponseCode.SUCCESS);
         assertThat(ProtocolClient.messages(r)).extracting(MessageExt::getBody)
-                .containsExactly("m0".getBytes(StandardCharsets.UTF_8));
+                .containsExactly("m0".getBytes(StandardCharsets.UTF_8), "m2".getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

@@ -146,10 +146,10 @@ class TransactionTest {
         RemotingCommand anonymous = p.sendHalf(TOPIC, 0, null, "no id");
         assertCode(anonymous, ResponseCode.MESSAGE_ILLEGAL);
         assertThat(anonymous.remark()).contains(MessageProperties.TRANSACTION_ID);
-        RemotingCommand delayed = p.sendHalf(TOPIC, 0, "tx-delay", "later",
-                Map.of(MessageProperties.DELAY_TIME_LEVEL, "3"));
-        assertCode(delayed, ResponseCode.MESSAGE_ILLEGAL);
-        assertThat(delayed.remark()).contains("cannot also be delayed");
+        RemotingCommand badDelay = p.sendHalf(TOPIC, 0, "tx-delay", "later",
+                Map.of(MessageProperties.DELAY_TIME_LEVEL, "third"));
+        assertCode(badDelay, ResponseCode.MESSAGE_ILLEGAL);
+        assertThat(badDelay.remark()).contains("delay level");
 
         assertCode(p.commit("tx-bad"), ResponseCode.SUCCESS);
         RemotingCommand afterEnd = p.sendHalf(TOPIC, 0, "tx-bad", "too late");

@@ -213,6 +213,11 @@ class AtomicBatchTest {
                 if (max != ends[q]) {
                     violations.add("queue " + q + " end moved to " + max + " inside the batch");
                 }
+                int qq = q;
+                store.visitQueueUnits("Tx", q, ends[q], 32, (offset, phy, size, tags) -> {
+                    violations.add("queue " + qq + " unit " + offset + " visited inside the batch");
+                    return true;
+                });
                 GetMessageResult r = store.getMessage("Tx", q, ends[q], 32, 1 << 20, null);
                 if (r.messageCount() > 0) {
                     violations.add("queue " + q + " served " + r.messageCount() + " message(s) of an open batch");

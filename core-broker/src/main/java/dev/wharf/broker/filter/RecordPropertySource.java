@@ -28,6 +28,9 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RecordPropertySource implements PropertySource {
 
+    /** Set on every message the JMS provider sends; marks a message whose properties are typed. */
+    private static final String JMS_BODY_TYPE = "JMS_Wharf_BodyType";
+
     public static final String JMS_TYPE = "JMSType";
     public static final String JMS_MESSAGE_ID = "JMSMessageID";
     public static final String JMS_TIMESTAMP = "JMSTimestamp";
@@ -99,6 +102,16 @@ public final class RecordPropertySource implements PropertySource {
                 return type == 0 ? raw : PropertyTypes.convert(type, raw);
             }
         }
+    }
+
+    /**
+     * Messages of the low-level client carry untyped text properties (RocketMQ's model), so a selector such as
+     * {@code amount > 100} reads {@code "250"} as a number there. Messages of the JMS provider carry their property
+     * types (and always their body type), and keep the specification's strict typing.
+     */
+    @Override
+    public boolean numericText() {
+        return types() == null && property(JMS_BODY_TYPE) == null;
     }
 
     private String types() {

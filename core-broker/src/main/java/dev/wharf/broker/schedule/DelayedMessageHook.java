@@ -2,6 +2,7 @@ package dev.wharf.broker.schedule;
 
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.common.SystemTopics;
+import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.protocol.ResponseCode;
@@ -47,8 +48,45 @@ public final class DelayedMessageHook implements PutMessageHook {
     }
 
     /**
+     * Checks the delay properties of a message without changing it (a transactional message is checked when it is
+     * sent and routed when its transaction commits).
+     *
+     * @return null when the delay is acceptable (or absent), else a sentence saying what is wrong
+     */
+    public String check(Message msg) {
+        String deliverAt = msg.getProperty(MessageProperties.DELIVER_TIME_MS);
+        String delayMs = msg.getProperty(MessageProperties.DELAY_MS);
+        String level = msg.getProperty(MessageProperties.DELAY_TIME_LEVEL);
+        long now = clock.getAsLong();
+        if (deliverAt != null && parse(deliverAt) < 0) {
+            return "The property " + MessageProperties.DELIVER_TIME_MS + " is \"" + deliverAt + "\"; give the"
+                    + " delivery time as epoch milliseconds (a whole number), e.g. " + (now + 60_000) + ".";
+        }
+        if (deliverAt == null && delayMs != null && parse(delayMs) < 0) {
+            return "The property " + MessageProperties.DELAY_MS + " is \"" + delayMs + "\"; give the delay"
+                    + " in milliseconds as a whole number from 0 up.";
+        }
+        long ahead = deliverAt != null ? parse(deliverAt) - now : delayMs != null ? parse(delayMs) : 0;
+        if (ahead > maxDelayMillis) {
+            return "The message asks for delivery in " + ahead / 1_000 + " s; this broker accepts delays of at"
+                    + " most " + maxDelayMillis / 1_000 + " s (timerMaxDelaySec). Choose an earlier delivery time"
+                    + " or raise timerMaxDelaySec on the broker.";
+        }
+        if (deliverAt == null && delayMs == null && level != null) {
+            try {
+                Integer.parseInt(level.trim());
+            } catch (NumberFormatException e) {
+                return "The property " + MessageProperties.DELAY_TIME_LEVEL + " is \"" + level + "\"; give a delay"
+                        + " level from 1 to " + layout.levelCount() + " (messageDelayLevel), or use "
+                        + MessageProperties.DELAY_MS + " for any delay in milliseconds.";
+            }
+        }
+        return null;
+    }
+
+    /**
      * Moves a delayed message to the schedule topic (or strips its delay when it is due now); see the class
-     * comment. Also used for messages the broker makes itself (retries).
+     * comment. Also used for messages the broker makes itself (retries, committed transactional messages).
      *
      * @return null when the message may be stored as it is now, else a sentence saying what is wrong
      */
@@ -63,7 +101,9 @@ public final class DelayedMessageHook implements PutMessageHook {
         msg.setPropertiesString(null);
         msg.removeProperty(MessageProperties.SCHEDULE_SOURCE);
         if (MessageSysFlag.transactionType(msg.getSysFlag()) == MessageSysFlag.TRANSACTION_PREPARED_TYPE
-                || SystemTopics.SCHEDULE_TOPIC.equals(msg.getTopic())) {
+                || SystemTopics.SCHEDULE_TOPIC.equals(msg.getTopic())
+                || SystemTopics.TRANS_HALF_TOPIC.equals(msg.getTopic())) {
+            // a half message keeps its delay until its transaction commits; the commit routes it then
             return null;
         }
         long now = clock.getAsLong();

@@ -23,8 +23,10 @@ final class HalfMessageHook implements PutMessageHook {
     private final TransactionIndex index;
     private final TransactionSizeGuard sizes;
     private final LongSupplier clock;
+    private final DelayRouter delays;
 
-    HalfMessageHook(TransactionIndex index, TransactionSizeGuard sizes, LongSupplier clock) {
+    HalfMessageHook(TransactionIndex index, TransactionSizeGuard sizes, LongSupplier clock, DelayRouter delays) {
+        this.delays = delays;
         this.index = index;
         this.sizes = sizes;
         this.clock = clock;
@@ -45,11 +47,9 @@ final class HalfMessageHook implements PutMessageHook {
             return new Refusal(ResponseCode.MESSAGE_ILLEGAL, "Transactional messages cannot be sent as a batch; send"
                     + " them one by one with the same transaction id, then end the transaction once.");
         }
-        if (msg.getProperty(MessageProperties.DELAY_TIME_LEVEL) != null
-                || msg.getProperty(MessageProperties.DELIVER_TIME_MS) != null
-                || msg.getProperty(MessageProperties.DELAY_MS) != null) {
-            return new Refusal(ResponseCode.MESSAGE_ILLEGAL, "A transactional message cannot also be delayed; send it"
-                    + " without a delivery delay (or delay it in a separate, non-transactional send).");
+        String delayError = delays.check(msg);
+        if (delayError != null) {
+            return new Refusal(ResponseCode.MESSAGE_ILLEGAL, delayError);
         }
         String transactionId = TransactionRecords.transactionId(msg);
         if (transactionId == null) {

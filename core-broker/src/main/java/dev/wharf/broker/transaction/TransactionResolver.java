@@ -48,8 +48,11 @@ final class TransactionResolver {
     private final TransactionIndex index;
     private final LongSupplier storeHost;
     private final String brokerName;
+    private final DelayRouter delays;
 
-    TransactionResolver(MessageStore store, TransactionIndex index, LongSupplier storeHost, String brokerName) {
+    TransactionResolver(MessageStore store, TransactionIndex index, LongSupplier storeHost, String brokerName,
+                        DelayRouter delays) {
+        this.delays = delays;
         this.store = store;
         this.index = index;
         this.storeHost = storeHost;
@@ -99,7 +102,13 @@ final class TransactionResolver {
             if (half == null) {
                 return gone(tx);
             }
-            batch.add(TransactionRecords.committed(half, host));
+            MessageExtBrokerInner committed = TransactionRecords.committed(half, host);
+            String error = delays.route(committed);
+            if (error != null) {
+                // checked when the half was sent; a delay that became invalid since is delivered at once
+                log.warn("Transaction {}: delivering a delayed message at once: {}", tx.id(), error);
+            }
+            batch.add(committed);
         }
         batch.addAll(TransactionRecords.ops(tx.id(), TransactionOutcome.COMMIT, tx.queueOffsets(), host));
         PutMessageResult put = store.putMessages(batch);

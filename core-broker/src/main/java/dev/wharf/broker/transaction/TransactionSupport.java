@@ -32,13 +32,14 @@ public final class TransactionSupport {
     /**
      * @param storeRoot the store's root folder; the check progress goes to its {@code config/} folder
      * @param storeHost the broker's packed address, for the records it writes (known once it listens)
+     * @param delays    schedules committed messages that carry a delivery delay
      */
     public TransactionSupport(BrokerConfig config, MessageStore store, ProducerManager producers, Path storeRoot,
-                              LongSupplier storeHost, LongSupplier clock) {
+                              LongSupplier storeHost, LongSupplier clock, DelayRouter delays) {
         HalfQueueFollower follower = new HalfQueueFollower(store, index);
-        TransactionResolver resolver = new TransactionResolver(store, index, storeHost, config.getBrokerName());
+        TransactionResolver resolver = new TransactionResolver(store, index, storeHost, config.getBrokerName(), delays);
         TransactionSizeGuard sizes = new TransactionSizeGuard(store.config().maxBatchBytes());
-        this.hook = new HalfMessageHook(index, sizes, clock);
+        this.hook = new HalfMessageHook(index, sizes, clock, delays);
         this.processor = new EndTransactionProcessor(store, follower, resolver, config.getBrokerName());
         this.executor = RemotingExecutors.bounded("wharf-end-transaction", config.getEndTransactionThreadPoolNums(),
                 config.getEndTransactionPoolQueueCapacity());

@@ -45,6 +45,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ClientInstance {
 
+    /** How often subscribed topics without a route are looked up. */
+    private static final long MISSING_ROUTE_POLL_MILLIS = 1_000;
+
     private static final Logger log = LoggerFactory.getLogger(ClientInstance.class);
     private static final Map<String, ClientInstance> INSTANCES = new HashMap<>();
 
@@ -151,6 +154,9 @@ public final class ClientInstance {
         remoting.start();
         long poll = config.getPollNameServerInterval();
         scheduler.scheduleWithFixedDelay(guarded("route refresh", this::refreshRoutes), poll, poll, TimeUnit.MILLISECONDS);
+        long missing = Math.min(poll, MISSING_ROUTE_POLL_MILLIS);
+        scheduler.scheduleWithFixedDelay(guarded("missing route refresh", this::refreshMissingRoutes), missing, missing,
+                TimeUnit.MILLISECONDS);
         long beat = config.getHeartbeatBrokerInterval();
         scheduler.scheduleWithFixedDelay(guarded("heartbeat", this::sendHeartbeatToAllBrokers), beat, beat,
                 TimeUnit.MILLISECONDS);
@@ -164,6 +170,13 @@ public final class ClientInstance {
     private void shutdown() {
         rebalanceService.shutdown(5_000);
         scheduler.shutdownNow();
+        try {
+            // a task still running (a heartbeat just after start) ends on the interrupt; let it end before the
+            // connections close, or it reports a failure against a client that is going away
+            scheduler.awaitTermination(apiTimeoutMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         remoting.shutdown();
         brokerRequestExecutor.shutdownNow();
         log.info("Client instance {} shut down", clientId);
@@ -346,6 +359,29 @@ public final class ClientInstance {
             scheduler.execute(guarded("heartbeat", this::sendHeartbeatToAllBrokers));
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // shutting down
+        }
+    }
+
+    /**
+     * Subscribed topics with no queues yet (a consumer started before the first send, or a retry topic the broker
+     * creates on the first failure) are looked up every second instead of every poll interval, so consumption
+     * starts within a second of the topic appearing. Quiet: a topic that does not exist yet is the normal case.
+     */
+    private void refreshMissingRoutes() {
+        for (ConsumerMember member : consumers.values()) {
+            for (String topic : member.subscribedTopics()) {
+                if (!routeTable.subscribeQueues(topic).isEmpty()) {
+                    continue;
+                }
+                try {
+                    routeTable.updateRoute(topic);
+                } catch (ClientException e) {
+                    log.debug("Topic {} has no route yet: {}", topic, e.getMessage());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
         }
     }
 

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * later: the broker sends a check-back to a live producer of the same group, which answers from
  * {@link TransactionListener#checkLocalTransaction} on this producer's check executor.
  *
- * <p>Transactional messages cannot be delayed, and are never sent as a batch. Thread-safe after {@link #start()}
+ * <p>A delayed transactional message is scheduled when its transaction commits (a relative delay counts from the
+ * commit). Transactional messages are never sent as a batch. Thread-safe after {@link #start()}
  * ({@link LocalTransaction}s are not).
  */
 public class TransactionProducer extends Producer {
@@ -136,16 +137,11 @@ public class TransactionProducer extends Producer {
         return new BrokerLocalTransaction(this, UniqueIdGenerator.next());
     }
 
-    /** Marks a message as a half message of {@code transactionId}; refuses delayed messages. */
+    /** Marks a message as a half message of {@code transactionId}. */
     void markHalf(Message msg, String transactionId) throws ClientException {
         if (msg == null) {
             throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "The message is null; build a Message with a "
                     + "topic and a body.");
-        }
-        if (msg.getDelayTimeLevel() > 0 || msg.getDeliverTimeMs() > 0
-                || msg.getProperty(MessageProperties.DELAY_MS) != null) {
-            throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "A transactional message cannot be delayed; "
-                    + "remove the delivery delay, or send the delayed message outside the transaction.");
         }
         msg.putProperty(MessageProperties.TRANSACTION_PREPARED, "true");
         msg.putProperty(MessageProperties.PRODUCER_GROUP, getProducerGroup());

@@ -16,6 +16,7 @@ import dev.wharf.client.producer.TransactionListener;
 import dev.wharf.client.producer.TransactionProducer;
 import dev.wharf.client.producer.TransactionSendResult;
 import dev.wharf.common.message.Message;
+import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
@@ -240,10 +241,40 @@ class TransactionProducerTest {
         assertThatThrownBy(() -> noListener.sendMessageInTransaction(message(TOPIC, "x"), null))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("setTransactionListener");
         TransactionProducer producer = producer(new Ledger());
-        Message delayed = message(TOPIC, "later");
-        delayed.setDelayTimeLevel(2);
-        assertThatThrownBy(() -> producer.sendMessageInTransaction(delayed, null))
-                .isInstanceOf(ClientException.class).hasMessageContaining("cannot be delayed");
+        Message badDelay = message(TOPIC, "later");
+        badDelay.putProperty(MessageProperties.DELIVER_TIME_MS, "tomorrow");
+        LocalTransaction tx = producer.beginTransaction();
+        assertThatThrownBy(() -> tx.send(badDelay))
+                .isInstanceOf(ClientException.class).hasMessageContaining("epoch milliseconds");
+    }
+
+    @Test
+    void aDelayedMessageInATransactionIsScheduledWhenItCommits() throws Exception {
+        TransactionProducer producer = producer(new Ledger());
+        Deliveries got = consumer(TOPIC);
+        List<Long> receivedAt = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PushConsumer timing = new PushConsumer("tx-timing", cluster.clientConfig());
+        timing.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        timing.subscribe(TOPIC, "*");
+        timing.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
+            msgs.forEach(m -> receivedAt.add(System.currentTimeMillis()));
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        timing.start();
+        cluster.track(timing::shutdown);
+
+        LocalTransaction tx = producer.beginTransaction();
+        long deliverAt = System.currentTimeMillis() + 2_000;
+        Message delayed = message(TOPIC, "delayed");
+        delayed.setDeliverTimeMs(deliverAt);
+        tx.send(delayed);
+        tx.send(message(TOPIC, "now"));
+        tx.commit();
+        await().atMost(WAIT).until(() -> got.distinct() == 2);
+        assertThat(bodies(got)).containsExactly("now", "delayed");
+        await().atMost(WAIT).until(() -> receivedAt.size() == 2);
+        assertThat(receivedAt.get(1)).as("the delayed message is not delivered before its time")
+                .isGreaterThanOrEqualTo(deliverAt);
     }
 
     @Test

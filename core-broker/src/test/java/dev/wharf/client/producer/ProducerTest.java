@@ -286,8 +286,13 @@ class ProducerTest {
         Producer producer = new Producer("pg");
         assertThatThrownBy(() -> producer.send(new Message("t", new byte[1])))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("call start()");
-        assertThatThrownBy(producer::start).isInstanceOf(ClientException.class)
+        ClientConfig noNameServer = new ClientConfig();
+        noNameServer.setNamesrvAddr("");
+        Producer nowhere = new Producer("pg", noNameServer);
+        assertThatThrownBy(nowhere::start).isInstanceOf(ClientException.class)
                 .hasMessageContaining("namesrvAddr");
+        assertThat(new ClientConfig().getNamesrvAddr()).as("default: a local standalone server")
+                .isEqualTo(System.getProperty("wharf.namesrv", ClientConfig.DEFAULT_NAMESRV_ADDR));
         Producer badGroup = new Producer("bad group", new ClientConfig());
         assertThatThrownBy(badGroup::start).hasMessageContaining("group name");
     }

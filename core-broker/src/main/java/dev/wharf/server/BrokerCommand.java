@@ -1,0 +1,55 @@
+package dev.wharf.server;
+
+import dev.wharf.broker.Broker;
+import dev.wharf.broker.config.BrokerSettings;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code wharf broker}: a broker in the foreground, registered with the NameServers it is given. */
+@Command(name = "broker", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = {"Runs a broker until the process is stopped (Ctrl-C or SIGTERM stops it gracefully: "
+                + "messages flushed, consumer offsets saved).",
+                "Prints one line when ready: Wharf broker NAME ready at HOST:PORT (...)"})
+final class BrokerCommand implements Callable<Integer> {
+
+    @Mixin
+    BrokerOptions options;
+
+    @Option(names = "--namesrv", paramLabel = "HOST:PORT[;HOST:PORT]",
+            description = "NameServers to register with (namesrvAddr), e.g. 127.0.0.1:9876.")
+    String namesrv;
+
+    @Option(names = "--port", paramLabel = "PORT",
+            description = "Port to listen on (listenPort). Default: 10911; 0 = any free port.")
+    Integer port;
+
+    @ParentCommand
+    WharfCli root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> flags = options.flags();
+        if (port != null) {
+            flags.put("listenPort", String.valueOf(Servers.checkPort("--port", port)));
+        }
+        if (namesrv != null) {
+            flags.put("namesrvAddr", namesrv);
+        }
+        BrokerSettings settings = BrokerSettingsAssembler.assemble(options.config, options.defaults(), flags);
+        Foreground foreground = new Foreground();
+        Broker broker = Servers.startBroker(settings, foreground);
+        String line = ReadyLine.broker(settings.broker().getBrokerName(), broker.address(),
+                settings.broker().getBrokerClusterName(), settings.broker().namesrvAddrList(),
+                settings.store().getStorePathRootDir(), settings.store().getFlushDiskType().name());
+        return foreground.runUntilStopped(spec.commandLine().getOut(), line, root.stopSignal());
+    }
+}

@@ -1,0 +1,66 @@
+package dev.wharf.server;
+
+import dev.wharf.broker.Broker;
+import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.namesrv.NameServer;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code wharf standalone}: a NameServer and a broker registered with it, in one JVM. */
+@Command(name = "standalone", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+        description = {"Runs a NameServer and a broker registered with it in one process, until the process is "
+                + "stopped (Ctrl-C or SIGTERM stops both gracefully). The store lives in ${sys:user.home}/wharf/store "
+                + "unless --store or the configuration file says otherwise.",
+                "Prints one line when ready: Wharf standalone ready: NameServer at HOST:PORT, broker NAME at HOST:PORT (...)"})
+final class StandaloneCommand implements Callable<Integer> {
+
+    @Option(names = "--port", defaultValue = "9876", paramLabel = "PORT",
+            description = "NameServer port (default: ${DEFAULT-VALUE}; 0 = any free port).")
+    int port;
+
+    @Option(names = "--broker-port", paramLabel = "PORT",
+            description = "Broker port (listenPort). Default: 10911; 0 = any free port.")
+    Integer brokerPort;
+
+    @Mixin
+    BrokerOptions options;
+
+    @ParentCommand
+    WharfCli root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Servers.checkPort("--port", port);
+        Map<String, String> flags = options.flags();
+        if (brokerPort != null) {
+            flags.put("listenPort", String.valueOf(Servers.checkPort("--broker-port", brokerPort)));
+        }
+        // settings first: a bad file or flag is reported before anything listens
+        BrokerSettings settings = BrokerSettingsAssembler.assemble(options.config, options.defaults(), flags);
+        String bind = settings.netty().getBindAddress();
+        Foreground foreground = new Foreground();
+        try {
+            NameServer nameServer = Servers.startNameServer(bind, port, foreground);
+            String own = Servers.localAddressOf(nameServer, bind);
+            String others = settings.broker().getNamesrvAddr();
+            settings.broker().setNamesrvAddr(others.isEmpty() ? own : own + ";" + others);
+            Broker broker = Servers.startBroker(settings, foreground);
+            String line = ReadyLine.standalone(nameServer.address(), settings.broker().getBrokerName(),
+                    broker.address(), settings.store().getStorePathRootDir(),
+                    settings.store().getFlushDiskType().name());
+            return foreground.runUntilStopped(spec.commandLine().getOut(), line, root.stopSignal());
+        } catch (Exception e) {
+            foreground.stopAll();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.wharf.server.admin;
+
+import dev.wharf.common.TopicValidator;
+import dev.wharf.protocol.body.Stats.QueueOffset;
+import dev.wharf.server.CliException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code wharf admin reset-offset}. */
+@Command(name = "reset-offset", mixinStandardHelpOptions = true,
+        description = {"Moves a consumer group's offsets of a topic on every broker that serves it; online members "
+                + "continue from the new offsets.",
+                "--to earliest (first stored message), latest (skip everything not consumed yet), or a time: the "
+                        + "first message stored at or after it (ISO-8601 with a zone, e.g. 2026-11-29T10:00:00Z, or "
+                        + "epoch milliseconds)."})
+final class ResetOffsetCommand implements Callable<Integer> {
+
+    @Option(names = "--group", required = true, paramLabel = "GROUP", description = "Consumer group.")
+    String group;
+
+    @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic.")
+    String topic;
+
+    @Option(names = "--to", required = true, paramLabel = "earliest|latest|TIME", description = "Target position.")
+    String to;
+
+    @ParentCommand
+    AdminCommand admin;
+
+    @Override
+    public Integer call() throws Exception {
+        String error = TopicValidator.checkGroup(group);
+        if (error == null) {
+            error = TopicValidator.check(topic);
+        }
+        if (error != null) {
+            throw CliException.usage(error);
+        }
+        OffsetTarget target = OffsetTarget.parse(to);
+        List<QueueOffset> offsets;
+        try (AdminSession session = admin.open()) {
+            offsets = session.admin().resetOffset(group, topic, target.value());
+        }
+        Table table = new Table(Table.text("Broker", "broker"), Table.number("QID", "queueId"),
+                Table.number("Offset", "offset"));
+        for (QueueOffset o : offsets) {
+            table.add(o.mq().brokerName(), o.mq().queueId(), o.offset());
+        }
+        Output out = admin.output();
+        if (out.json()) {
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("group", group);
+            result.put("topic", topic);
+            result.put("to", target.describe());
+            result.put("offsets", table.rows());
+            out.println(Output.toJson(result));
+        } else {
+            out.println("Offsets of group " + group + " on topic " + topic + " moved to " + target.describe() + ":");
+            out.table(table);
+        }
+        return 0;
+    }
+}
