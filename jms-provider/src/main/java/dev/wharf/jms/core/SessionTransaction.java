@@ -3,7 +3,6 @@ package dev.wharf.jms.core;
 import dev.wharf.client.ClientException;
 import dev.wharf.client.producer.LocalTransaction;
 import dev.wharf.common.message.Message;
-import dev.wharf.common.message.MessageProperties;
 import dev.wharf.jms.engine.BrokerLink;
 import dev.wharf.jms.engine.LiveTransactions;
 import dev.wharf.jms.engine.SessionQueues;
@@ -21,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@link #rollback()} drops them. The transaction begins with the first send after a commit or rollback (the
  * factory's {@link TransactionLifecycleListener} hears of it) and is tracked in {@link LiveTransactions}, so that
  * the broker's check-back about it is answered correctly: not decided while the session lives, rolled back once
- * the session is gone. A client that dies before commit therefore leaves nothing visible.
+ * the session is gone. A client that dies before commit therefore leaves nothing visible. A message with a delivery
+ * delay is scheduled by the broker when the transaction commits, for its JMSDeliveryTime (send time + delay).
  *
  * <p>Not thread-safe: it belongs to its session (the session's send thread uses it while the session's thread
  * waits).
@@ -39,11 +39,6 @@ final class SessionTransaction {
 
     /** Sends a message as a half message of the current transaction, beginning one if needed. */
     void send(SessionQueues queues, Message wire, String groupId, String destination) throws JMSException {
-        if (wire.getProperty(MessageProperties.DELIVER_TIME_MS) != null) {
-            throw new JMSException("A transacted session cannot send a message with a delivery delay: Wharf's"
-                    + " transactional (half) messages are made visible by the commit and cannot be scheduled. Send"
-                    + " the delayed message from a session that is not transacted, or without a delay.");
-        }
         LocalTransaction t = begin();
         wire.putProperty(WireProperties.TRANSACTION_OWNER, LiveTransactions.PROCESS);
         try {

@@ -199,13 +199,22 @@ class TransactionTest {
     }
 
     @Test
-    void aDelayedMessageCannotBeSentInATransaction() throws Exception {
+    void aDelayedMessageInATransactionIsScheduledByTheCommit() throws Exception {
         try (Connection c = factory().createConnection()) {
+            c.start();
             Session tx = c.createSession(Session.SESSION_TRANSACTED);
-            MessageProducer p = tx.createProducer(tx.createQueue("tx-delay"));
-            p.setDeliveryDelay(1_000);
-            assertThatThrownBy(() -> p.send(tx.createTextMessage("x"))).isInstanceOf(JMSException.class)
-                    .hasMessageContaining("delivery delay");
+            Queue q = tx.createQueue("tx-delay");
+            MessageConsumer watcher = c.createSession().createConsumer(q);
+            MessageProducer p = tx.createProducer(q);
+            p.setDeliveryDelay(1_500);
+            TextMessage delayed = tx.createTextMessage("delayed in a transaction");
+            p.send(delayed);
+            assertThat(watcher.receive(300)).as("not before commit").isNull();
+            tx.commit();
+            Message got = watcher.receive(10_000);
+            long arrived = System.currentTimeMillis();
+            assertThat(((TextMessage) got).getText()).isEqualTo("delayed in a transaction");
+            assertThat(arrived).isGreaterThanOrEqualTo(delayed.getJMSDeliveryTime());
         }
     }
 
