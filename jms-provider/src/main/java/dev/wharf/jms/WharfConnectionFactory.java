@@ -3,6 +3,12 @@ package dev.wharf.jms;
 import dev.wharf.jms.config.ConnectionOptions;
 import dev.wharf.jms.config.WharfConnectionConfig;
 import dev.wharf.jms.config.WharfUrl;
+import dev.wharf.jms.context.WharfJMSContext;
+import dev.wharf.jms.core.WharfConnection;
+import dev.wharf.jms.engine.ProviderHooks;
+import dev.wharf.jms.spi.DefaultTransactionChecker;
+import dev.wharf.jms.spi.TransactionChecker;
+import dev.wharf.jms.spi.TransactionLifecycleListener;
 import dev.wharf.jms.error.JmsErrors;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
@@ -53,6 +59,9 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     private WharfUrl url;
     private final ConnectionOptions options = new ConnectionOptions();
+    /** Not serialized (and not in the JNDI reference): hooks are code, set by the framework that owns the factory. */
+    private transient volatile TransactionLifecycleListener transactionLifecycleListener;
+    private transient volatile TransactionChecker transactionChecker;
 
     /** A factory for {@value #DEFAULT_BROKER_URL}. */
     public WharfConnectionFactory() {
@@ -78,9 +87,15 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
         return createConnection(null, null);
     }
 
+    /**
+     * Opens a connection. Wharf brokers do not authenticate clients, so the user name and password are not used.
+     *
+     * @throws JMSException when no broker can be reached (the message names the address), or with
+     *                      {@link jakarta.jms.InvalidClientIDException} when the factory's client id is in use
+     */
     @Override
     public Connection createConnection(String userName, String password) throws JMSException {
-        throw noConnectionLayer();
+        return WharfConnection.open(getConfig(), hooks());
     }
 
     @Override
@@ -90,7 +105,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
-        throw noConnectionLayer();
+        return WharfConnection.open(getConfig(), hooks());
     }
 
     @Override
@@ -100,7 +115,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
-        throw noConnectionLayer();
+        return WharfConnection.open(getConfig(), hooks());
     }
 
     @Override
@@ -124,7 +139,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
         checkSessionMode(sessionMode);
-        throw JmsErrors.toRuntime(noConnectionLayer());
+        return WharfJMSContext.open(JmsErrors.unchecked(() -> WharfConnection.open(getConfig(), hooks())), sessionMode);
     }
 
     /** Refuses a session mode that is not AUTO_ACKNOWLEDGE, CLIENT_ACKNOWLEDGE, DUPS_OK_ACKNOWLEDGE or SESSION_TRANSACTED. */
@@ -137,13 +152,39 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
         }
     }
 
+    // ---------------------------------------------------------------- transaction hooks
+
     /**
-     * This version of the provider ships the message model, destinations, configuration and naming, but not yet
-     * the connection layer; every create method refuses with this sentence instead of pretending to connect.
+     * Sets who hears when a transacted session starts and ends a Wharf transaction (for frameworks that record
+     * the transaction id with their own work, see {@link TransactionLifecycleListener}); null for nobody. Applies
+     * to connections created afterwards. Not serialized.
      */
-    private JMSException noConnectionLayer() {
-        return new JMSException("Cannot connect to " + url + ": this version of wharf-jms does not contain the"
-                + " connection layer yet; use a wharf-jms version that supports connections.");
+    public void setTransactionLifecycleListener(TransactionLifecycleListener listener) {
+        this.transactionLifecycleListener = listener;
+    }
+
+    public TransactionLifecycleListener getTransactionLifecycleListener() {
+        return transactionLifecycleListener;
+    }
+
+    /**
+     * Sets who answers the broker's check-backs about transactions whose outcome it never learned; null (the
+     * default) for {@link DefaultTransactionChecker} with the {@code transactionTimeout} option. Applies to
+     * connections created afterwards. Not serialized.
+     */
+    public void setTransactionChecker(TransactionChecker checker) {
+        this.transactionChecker = checker;
+    }
+
+    /** The checker set with {@link #setTransactionChecker}, or null for the default one. */
+    public TransactionChecker getTransactionChecker() {
+        return transactionChecker;
+    }
+
+    private ProviderHooks hooks() {
+        TransactionChecker checker = transactionChecker;
+        return new ProviderHooks(transactionLifecycleListener,
+                checker != null ? checker : new DefaultTransactionChecker(options.getTransactionTimeout()));
     }
 
     // ---------------------------------------------------------------- JavaBean options
@@ -214,6 +255,22 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     public void setRedeliveryDelay(long redeliveryDelay) {
         options.setRedeliveryDelay(redeliveryDelay);
+    }
+
+    public long getLeaseTime() {
+        return options.getLeaseTime();
+    }
+
+    public void setLeaseTime(long leaseTime) {
+        options.setLeaseTime(leaseTime);
+    }
+
+    public long getTransactionTimeout() {
+        return options.getTransactionTimeout();
+    }
+
+    public void setTransactionTimeout(long transactionTimeout) {
+        options.setTransactionTimeout(transactionTimeout);
     }
 
     public long getSendTimeout() {

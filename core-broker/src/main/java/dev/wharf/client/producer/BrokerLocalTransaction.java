@@ -46,6 +46,38 @@ final class BrokerLocalTransaction implements LocalTransaction {
         return result;
     }
 
+    @Override
+    public SendResult send(Message msg, MessageQueue mq) throws ClientException, InterruptedException {
+        checkOpen("send a message in");
+        if (mq == null || mq.queueId() < 0) {
+            throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "The queue is " + mq + "; give a queue of the"
+                    + " topic's route, or send without a queue.");
+        }
+        if (!mq.topic().equals(msg.getTopic())) {
+            throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "The message is for topic " + msg.getTopic()
+                    + " but the queue " + mq + " belongs to topic " + mq.topic() + ".");
+        }
+        if (brokerName != null && !brokerName.equals(mq.brokerName())) {
+            throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "Transaction " + id + " keeps its messages on"
+                    + " broker " + brokerName + ", and the queue " + mq + " is on another one; send to a queue of "
+                    + brokerName + ", or without a queue.");
+        }
+        MessageQueue chosen = queueByTopic.get(msg.getTopic());
+        if (chosen != null && !chosen.equals(mq)) {
+            throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "Transaction " + id + " sends topic "
+                    + msg.getTopic() + " to queue " + chosen + "; the messages of a topic keep to one queue within a"
+                    + " transaction.");
+        }
+        producer.markHalf(msg, id);
+        MessageSender sender = producer.started();
+        OutgoingMessage out = OutgoingMessage.of(msg, producer.getMaxMessageSize(), producer.getCompressMsgBodyOverHowmuch());
+        SendResult result = sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
+        brokerName = mq.brokerName();
+        remember(out.topic, mq);
+        sent++;
+        return inRealQueue(result, mq);
+    }
+
     /** The first message may go to any broker: queue choice and retries as a plain send. */
     private SendResult sendFirst(MessageSender sender, OutgoingMessage out) throws ClientException, InterruptedException {
         TopicPublishInfo info = sender.requirePublishInfo(out.topic);

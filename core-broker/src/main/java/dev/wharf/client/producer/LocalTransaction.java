@@ -2,6 +2,7 @@ package dev.wharf.client.producer;
 
 import dev.wharf.client.ClientException;
 import dev.wharf.common.message.Message;
+import dev.wharf.common.message.MessageQueue;
 
 /**
  * One transaction of several messages (a JMS transacted session's unit of work): every message is stored as a half
@@ -28,6 +29,16 @@ public interface LocalTransaction {
      * in that queue is assigned at commit).
      */
     SendResult send(Message msg) throws ClientException, InterruptedException;
+
+    /**
+     * Like {@link #send(Message)}, into the given queue of the message's topic (a JMS session keeps its messages to
+     * one destination in one queue, across its transactions, so they are consumed in the order sent). The queue
+     * must be on the transaction's broker once one is chosen, and a topic keeps one queue within a transaction.
+     *
+     * @throws ClientException (MESSAGE_ILLEGAL) when the queue is of another topic, on another broker than the
+     *                         transaction's, or another queue than this transaction's for the topic
+     */
+    SendResult send(Message msg, MessageQueue mq) throws ClientException, InterruptedException;
 
     /**
      * Makes every message sent in this transaction visible, all at once. Synchronous; retried while the broker

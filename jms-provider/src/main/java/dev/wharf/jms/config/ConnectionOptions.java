@@ -27,6 +27,8 @@ public class ConnectionOptions implements Serializable {
     private String instanceName;
     private int maxReconsumeTimes = 16;
     private long redeliveryDelay;
+    private long leaseTime = 60_000;
+    private long transactionTimeout = 300_000;
     private long sendTimeout = 3000;
     private int retryTimesWhenSendFailed = 2;
     private int consumeThreads = 20;
@@ -53,6 +55,8 @@ public class ConnectionOptions implements Serializable {
         instanceName = other.instanceName;
         maxReconsumeTimes = other.maxReconsumeTimes;
         redeliveryDelay = other.redeliveryDelay;
+        leaseTime = other.leaseTime;
+        transactionTimeout = other.transactionTimeout;
         sendTimeout = other.sendTimeout;
         retryTimesWhenSendFailed = other.retryTimesWhenSendFailed;
         consumeThreads = other.consumeThreads;
@@ -77,6 +81,8 @@ public class ConnectionOptions implements Serializable {
         }
         out.put("maxReconsumeTimes", Integer.toString(maxReconsumeTimes));
         out.put("redeliveryDelay", Long.toString(redeliveryDelay));
+        out.put("leaseTime", Long.toString(leaseTime));
+        out.put("transactionTimeout", Long.toString(transactionTimeout));
         out.put("sendTimeout", Long.toString(sendTimeout));
         out.put("retryTimesWhenSendFailed", Integer.toString(retryTimesWhenSendFailed));
         out.put("consumeThreads", Integer.toString(consumeThreads));
@@ -182,6 +188,34 @@ public class ConnectionOptions implements Serializable {
     public void setRedeliveryDelay(long redeliveryDelay) {
         atLeast("redeliveryDelay", redeliveryDelay, 0, "milliseconds");
         this.redeliveryDelay = redeliveryDelay;
+    }
+
+    /**
+     * Milliseconds a consumer's hold on a popped message lasts before the broker hands it to another consumer;
+     * held messages are renewed while the connection lives, so this only matters for a process that hangs (a
+     * closed or dead connection gives its messages back at once).
+     */
+    public long getLeaseTime() {
+        return leaseTime;
+    }
+
+    public void setLeaseTime(long leaseTime) {
+        between("leaseTime", leaseTime, 1_000, 86_400_000);
+        this.leaseTime = leaseTime;
+    }
+
+    /**
+     * Milliseconds after which a transaction of another process that the broker asks about (the process died
+     * before committing) is presumed abandoned and rolled back by the default check-back answer; transactions of
+     * this process are answered from what the process knows, at once.
+     */
+    public long getTransactionTimeout() {
+        return transactionTimeout;
+    }
+
+    public void setTransactionTimeout(long transactionTimeout) {
+        atLeast("transactionTimeout", transactionTimeout, 0, "milliseconds");
+        this.transactionTimeout = transactionTimeout;
     }
 
     /** Milliseconds a send waits for the broker's answer. */

@@ -1,5 +1,6 @@
 package dev.wharf.jms.error;
 
+import dev.wharf.client.ClientException;
 import dev.wharf.protocol.ResponseCode;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.IllegalStateRuntimeException;
@@ -119,6 +120,21 @@ public final class JmsErrors {
     }
 
     /**
+     * Translates a failed client call: a broker's refusal through {@link #fromResponse}, a call nobody answered
+     * (unreachable, timed out, connection lost) as a {@link JMSException} that says the operation may or may not
+     * have taken effect. The client's own sentence is kept in the message.
+     *
+     * @param operation what was attempted, as a verb phrase: "send to queue orders"
+     */
+    public static JMSException fromClient(ClientException e, String operation) {
+        if (e.isNoResponse()) {
+            return jms("Could not " + operation + ": " + describe(e) + ". No broker answered, so the operation may"
+                    + " or may not have taken effect; check that the broker is running and reachable.", e);
+        }
+        return withCause(fromResponse(e.responseCode(), e.getMessage(), operation), e);
+    }
+
+    /**
      * Translates any failure into a {@link JMSException}: a {@code JMSException} is returned as it is, a
      * {@link JMSRuntimeException} becomes its checked twin, wrappers ({@link ExecutionException},
      * {@link CompletionException}) are unwrapped, and the rest get a sentence naming the operation.
@@ -135,6 +151,9 @@ public final class JmsErrors {
         }
         if (t instanceof JMSRuntimeException e) {
             return toChecked(e);
+        }
+        if (t instanceof ClientException e) {
+            return fromClient(e, operation);
         }
         if (t instanceof dev.wharf.filter.InvalidSelectorException e) {
             return withCause(new InvalidSelectorException(e.getMessage()), e);

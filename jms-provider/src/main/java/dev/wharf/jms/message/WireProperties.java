@@ -36,6 +36,15 @@ public final class WireProperties {
     /** Base64 of a correlation id set as bytes, so that the bytes come back exactly. */
     public static final String CORRELATION_ID_BYTES = "JMS_Wharf_CorrelationIDBytes";
 
+    /**
+     * The id of the connection that sent the message, so that a {@code noLocal} consumer can recognise its own
+     * connection's messages (Jakarta Messaging 3.1, 8.3 "noLocal").
+     */
+    public static final String CONNECTION_ID = "JMS_Wharf_ConnectionId";
+
+    /** On half messages: the process that started the transaction (answers check-backs about it). */
+    public static final String TRANSACTION_OWNER = "JMS_Wharf_TxOwner";
+
     public static final String DELIVERY_MODE = "JMSDeliveryMode";
     public static final String PRIORITY = "JMSPriority";
     public static final String CORRELATION_ID = "JMSCorrelationID";

@@ -50,7 +50,7 @@ class JmsDependencyTest {
                 .should().onlyDependOnClassesThat(resideOutsideOfPackage("dev.wharf..").or(resideInAnyPackage(
                         "dev.wharf.jms..", "dev.wharf.client..", "dev.wharf.protocol..", "dev.wharf.common..",
                         "dev.wharf.filter..", "dev.wharf.broker..", "dev.wharf.namesrv..", "dev.wharf.store..",
-                        "dev.wharf.server..")))
+                        "dev.wharf.remoting..", "dev.wharf.server..")))
                 .check(classes);
     }
 

@@ -142,9 +142,30 @@ class VmBrokerRegistryTest {
     }
 
     @Test
-    void theSharedRegistrySaysTheEmbeddedBrokerIsMissing() {
-        assertThatThrownBy(() -> VmBrokerRegistry.shared().acquire(WharfConnectionConfig.parse("vm://shared-test")))
-                .isInstanceOf(JMSException.class).hasMessageContaining("embedded broker");
-        assertThat(VmBrokerRegistry.shared().names()).doesNotContain("shared-test");
+    void theSharedRegistryStartsARealBrokerWithTheUrlsSettings() throws Exception {
+        VmBroker broker = VmBrokerRegistry.shared().acquire(
+                WharfConnectionConfig.parse("vm://shared-test?defaultTopicQueueNums=2&flushDiskType=SYNC_FLUSH"));
+        try {
+            assertThat(broker.namesrvAddr()).startsWith("127.0.0.1:");
+            assertThat(VmBrokerRegistry.shared().names()).contains("shared-test");
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1",
+                    Integer.parseInt(broker.namesrvAddr().substring("127.0.0.1:".length())))) {
+                assertThat(s.isConnected()).isTrue();
+            }
+        } finally {
+            assertThat(VmBrokerRegistry.shared().stop("shared-test")).isTrue();
+        }
+    }
+
+    @Test
+    void anUnknownBrokerSettingIsRefusedWithAHintAndNothingStarts() {
+        assertThatThrownBy(() -> VmBrokerRegistry.shared().acquire(
+                WharfConnectionConfig.parse("vm://shared-bad?flushDiskTyp=SYNC_FLUSH")))
+                .isInstanceOf(JMSException.class).hasMessageContaining("flushDiskTyp")
+                .hasMessageContaining("did you mean \"flushDiskType\"");
+        assertThatThrownBy(() -> VmBrokerRegistry.shared().acquire(
+                WharfConnectionConfig.parse("vm://shared-bad?flushDiskType=SOMETIMES")))
+                .isInstanceOf(JMSException.class).hasMessageContaining("flushDiskType");
+        assertThat(VmBrokerRegistry.shared().names()).doesNotContain("shared-bad");
     }
 }

@@ -1,0 +1,148 @@
+package dev.wharf.jms.core;
+
+import dev.wharf.client.ClientException;
+import dev.wharf.client.producer.LocalTransaction;
+import dev.wharf.common.message.Message;
+import dev.wharf.common.message.MessageProperties;
+import dev.wharf.jms.engine.BrokerLink;
+import dev.wharf.jms.engine.LiveTransactions;
+import dev.wharf.jms.engine.SessionQueues;
+import dev.wharf.jms.error.JmsErrors;
+import dev.wharf.jms.message.WireProperties;
+import dev.wharf.jms.spi.TransactionLifecycleListener;
+import jakarta.jms.JMSException;
+import jakarta.jms.TransactionRolledBackException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sending half of a transacted session (Jakarta Messaging 3.1, 6.2.7): the messages it sends become half
+ * messages of one Wharf transaction, invisible until {@link #commit()} makes all of them visible at once;
+ * {@link #rollback()} drops them. The transaction begins with the first send after a commit or rollback (the
+ * factory's {@link TransactionLifecycleListener} hears of it) and is tracked in {@link LiveTransactions}, so that
+ * the broker's check-back about it is answered correctly: not decided while the session lives, rolled back once
+ * the session is gone. A client that dies before commit therefore leaves nothing visible.
+ *
+ * <p>Not thread-safe: it belongs to its session (the session's send thread uses it while the session's thread
+ * waits).
+ */
+final class SessionTransaction {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionTransaction.class);
+
+    private final BrokerLink link;
+    private LocalTransaction current;
+
+    SessionTransaction(BrokerLink link) {
+        this.link = link;
+    }
+
+    /** Sends a message as a half message of the current transaction, beginning one if needed. */
+    void send(SessionQueues queues, Message wire, String groupId, String destination) throws JMSException {
+        if (wire.getProperty(MessageProperties.DELIVER_TIME_MS) != null) {
+            throw new JMSException("A transacted session cannot send a message with a delivery delay: Wharf's"
+                    + " transactional (half) messages are made visible by the commit and cannot be scheduled. Send"
+                    + " the delayed message from a session that is not transacted, or without a delay.");
+        }
+        LocalTransaction t = begin();
+        wire.putProperty(WireProperties.TRANSACTION_OWNER, LiveTransactions.PROCESS);
+        try {
+            queues.send(link.producer(), t, wire, groupId);
+        } catch (ClientException e) {
+            throw JmsErrors.fromClient(e, "send to " + destination + " in transaction " + t.transactionId());
+        } catch (InterruptedException e) {
+            throw JmsErrors.translate("send to " + destination + " in a transaction", e);
+        }
+    }
+
+    private LocalTransaction begin() throws JMSException {
+        if (current != null) {
+            return current;
+        }
+        LocalTransaction t = link.producer().beginTransaction();
+        LiveTransactions.opened(t.transactionId());
+        TransactionLifecycleListener listener = link.lifecycle();
+        if (listener != null) {
+            try {
+                listener.transactionStarted(t.transactionId());
+            } catch (RuntimeException e) {
+                LiveTransactions.ended(t.transactionId(), false);
+                throw JmsErrors.jms("The transaction listener refused transaction " + t.transactionId() + ": "
+                        + e.getMessage(), e);
+            }
+        }
+        current = t;
+        return t;
+    }
+
+    /** The id of the transaction in progress, or null before the first send. */
+    String transactionId() {
+        return current == null ? null : current.transactionId();
+    }
+
+    /**
+     * Makes the transaction's messages visible.
+     *
+     * @throws TransactionRolledBackException when the broker refused the commit (it had rolled the transaction
+     *                                        back, e.g. after check-backs nobody answered)
+     * @throws JMSException                   when no broker answered: the commit may or may not have been applied;
+     *                                        the broker settles it by check-back, which this process answers with
+     *                                        commit
+     */
+    void commit() throws JMSException {
+        LocalTransaction t = current;
+        if (t == null) {
+            return;
+        }
+        current = null;
+        String id = t.transactionId();
+        try {
+            t.commit();
+            ended(id, true);
+        } catch (ClientException e) {
+            if (e.isNoResponse()) {
+                ended(id, true);
+                throw JmsErrors.jms("The commit of transaction " + id + " got no answer (" + e.getMessage() + ");"
+                        + " the broker settles it by asking back, and this process answers commit, so the messages"
+                        + " will become visible once a broker answers.", e);
+            }
+            ended(id, false);
+            throw JmsErrors.withCause(new TransactionRolledBackException("The broker did not commit transaction "
+                    + id + ": " + e.getMessage() + " Its messages are dropped; send them again in a new"
+                    + " transaction."), e);
+        } catch (InterruptedException e) {
+            ended(id, true);
+            throw JmsErrors.translate("commit transaction " + id, e);
+        }
+    }
+
+    /** Drops the transaction's messages; a failure is logged (the check-back then answers rollback). */
+    void rollback() {
+        LocalTransaction t = current;
+        if (t == null) {
+            return;
+        }
+        current = null;
+        ended(t.transactionId(), false);
+        try {
+            t.rollback();
+        } catch (ClientException e) {
+            LOG.warn("Could not roll back transaction {}: {}; the broker will ask back and be told to roll back",
+                    t.transactionId(), e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void ended(String id, boolean committed) {
+        LiveTransactions.ended(id, committed);
+        TransactionLifecycleListener listener = link.lifecycle();
+        if (listener != null) {
+            try {
+                listener.transactionEnded(id, committed);
+            } catch (RuntimeException e) {
+                LOG.warn("The transaction listener failed on the end of {}: {}", id, e.toString());
+            }
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package dev.wharf.jms.spi;
+
+/**
+ * Told when a transacted session starts and ends a Wharf transaction. A session starts one with the first message
+ * it sends after a commit or rollback (not before: a transaction that only consumes needs none), and calls
+ * {@link #transactionStarted} on its own thread before that message is stored, so the listener can record the id
+ * in the same local transaction as its own work (e.g. a database row that a {@link TransactionChecker} looks up
+ * later). A listener must not block for long and should not throw; a runtime exception it throws fails the send.
+ */
+public interface TransactionLifecycleListener {
+
+    /** A transacted session is about to send the first message of the transaction {@code transactionId}. */
+    void transactionStarted(String transactionId);
+
+    /**
+     * The session ended the transaction: {@code committed} when its commit was accepted (or sent without an
+     * answer: the session's decision stands), false when it was rolled back or the broker refused the commit.
+     */
+    default void transactionEnded(String transactionId, boolean committed) {
+    }
+}
