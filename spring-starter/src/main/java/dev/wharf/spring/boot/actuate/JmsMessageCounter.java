@@ -9,8 +9,10 @@ import jakarta.jms.Message;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Counts the messages Spring's JMS support observes: sent by JmsTemplate, handed to listeners, handed to a listener
- * again (JMSRedelivered), and listener runs that failed. Spring Framework observes every JmsTemplate send and
+ * Counts the messages Spring's JMS support observes: sent by JmsTemplate, handed to listeners, and handed to a
+ * listener again (JMSRedelivered, after a listener failure or a rollback). Listener failures themselves are not
+ * counted: Spring's listener observation does not carry them (the container handles the exception itself), but each
+ * shows up as a redelivery, and the last as a dead letter. Spring Framework observes every JmsTemplate send and
  * listener call once an ObservationRegistry is configured (Boot does so with Actuator); this handler only adds up
  * what those observations carry. Thread-safe.
  */
@@ -19,7 +21,6 @@ public final class JmsMessageCounter implements ObservationHandler<Observation.C
     private final LongAdder sent = new LongAdder();
     private final LongAdder received = new LongAdder();
     private final LongAdder redelivered = new LongAdder();
-    private final LongAdder listenerFailures = new LongAdder();
 
     @Override
     public boolean supportsContext(Observation.Context context) {
@@ -38,9 +39,6 @@ public final class JmsMessageCounter implements ObservationHandler<Observation.C
             received.increment();
             if (isRedelivered(process.getCarrier())) {
                 redelivered.increment();
-            }
-            if (context.getError() != null) {
-                listenerFailures.increment();
             }
         }
     }
@@ -66,10 +64,5 @@ public final class JmsMessageCounter implements ObservationHandler<Observation.C
     /** Deliveries of a message a listener had received before. */
     public long redelivered() {
         return redelivered.sum();
-    }
-
-    /** Listener runs that threw (the message is redelivered, or dead-lettered after its last attempt). */
-    public long listenerFailures() {
-        return listenerFailures.sum();
     }
 }

@@ -18,8 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Wharf's meters:
  * <ul>
- *   <li>{@code wharf.messages.sent}, {@code wharf.messages.received}, {@code wharf.messages.redelivered},
- *       {@code wharf.listener.failures}: from Spring's JMS observations (when Micrometer's JMS instrumentation is
+ *   <li>{@code wharf.messages.sent}, {@code wharf.messages.received}, {@code wharf.messages.redelivered}: from Spring's JMS observations (when Micrometer's JMS instrumentation is
  *       present);</li>
  *   <li>{@code wharf.transactions.started}, {@code .committed}, {@code .rolled.back} and
  *       {@code wharf.transaction.checks} (tag {@code outcome}): the application's transactional messages and the
@@ -61,8 +60,6 @@ public final class WharfMetrics implements MeterBinder {
                     messages, JmsMessageCounter::received);
             counter(registry, "wharf.messages.redelivered", "Messages handed to a listener again", messages,
                     JmsMessageCounter::redelivered);
-            counter(registry, "wharf.listener.failures", "Listener runs that threw", messages,
-                    JmsMessageCounter::listenerFailures);
         }
         if (transactions != null) {
             counter(registry, "wharf.transactions.started", "Wharf transactions started by transacted sessions",
