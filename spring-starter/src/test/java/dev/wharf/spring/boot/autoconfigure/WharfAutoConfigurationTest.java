@@ -119,6 +119,24 @@ class WharfAutoConfigurationTest {
     }
 
     @Test
+    void bootsOwnJmsSettingsApplyOnTopOfWharf() {
+        runner().withPropertyValues("spring.jms.pub-sub-domain=true", "spring.jms.template.delivery-delay=2s",
+                "spring.jms.template.qos-enabled=true", "spring.jms.template.time-to-live=30s",
+                "spring.jms.listener.min-concurrency=2", "spring.jms.listener.max-concurrency=4").run(context -> {
+                    JmsTemplate template = context.getBean(JmsTemplate.class);
+                    assertThat(template.isPubSubDomain()).isTrue();
+                    assertThat(template.getDeliveryDelay()).isEqualTo(2000);
+                    assertThat(template.isExplicitQosEnabled()).isTrue();
+                    assertThat(template.getTimeToLive()).isEqualTo(30_000);
+                    assertThat(context).hasBean("jmsListenerContainerFactory").hasBean("jmsMessagingTemplate")
+                            .hasBean("jmsClient");
+                    Object factory = context.getBean("jmsListenerContainerFactory");
+                    assertThat(factory).extracting("concurrency").isEqualTo("2-4");
+                    assertThat(factory).extracting("connectionFactory").isInstanceOf(WharfConnectionFactory.class);
+                });
+    }
+
+    @Test
     void theApplicationsOwnConnectionFactoryWins() {
         runner().withUserConfiguration(OwnConnectionFactory.class).run(context -> {
             assertThat(context).hasNotFailed().hasSingleBean(ConnectionFactory.class)
