@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * 6.2.10 "Message acknowledgment" and 6.2.7 "Transactions"):
  * <ul>
  *   <li>AUTO_ACKNOWLEDGE: each message is acknowledged when receive returns it or its listener returns; the
- *       acknowledgement is sent without waiting for the answer, and the session waits for all of them when it
- *       closes. A listener that throws gets its message again at once, with JMSRedelivered set (8.7).</li>
+ *       acknowledgement is sent without waiting for the answer ({@link AckPipeline}: one request in flight, those
+ *       made meanwhile batched into the next), and the session waits for all of them when it closes. A listener that throws gets its message again at once, with JMSRedelivered set (8.7).</li>
  *   <li>DUPS_OK_ACKNOWLEDGE: like AUTO, but acknowledgements are batched ({@value #DUPS_OK_BATCH} messages, or
  *       every second); after a failure some messages may come again.</li>
  *   <li>CLIENT_ACKNOWLEDGE: delivered messages wait in the session until {@code acknowledge()} acknowledges all of
@@ -57,6 +57,8 @@ final class SessionAcks {
     /** AUTO and DUPS_OK: the message a listener is processing. */
     private Leased current;
     private final Set<CompletableFuture<Void>> inFlight = ConcurrentHashMap.newKeySet();
+    /** AUTO and DUPS_OK acknowledgements: one request in flight, the rest batched behind it. */
+    private final AckPipeline background = new AckPipeline(SessionAcks::ackAll);
 
     SessionAcks(WharfSession session, int mode, long redeliveryDelay, long waitMillis) {
         this.session = session;
@@ -308,7 +310,7 @@ final class SessionAcks {
     // ---------------------------------------------------------------- broker calls
 
     private void ackInBackground(List<Leased> messages) {
-        track(ackAll(messages), "acknowledge " + messages.size() + " message(s)");
+        background.add(messages);
     }
 
     private void track(CompletableFuture<Void> f, String what) {
@@ -323,6 +325,7 @@ final class SessionAcks {
 
     /** Waits (bounded) until the acknowledgements sent in the background are confirmed. */
     void awaitInFlight() {
+        background.awaitIdle(waitMillis);
         CompletableFuture<Void> all = CompletableFuture.allOf(inFlight.toArray(new CompletableFuture<?>[0]));
         try {
             all.get(waitMillis, TimeUnit.MILLISECONDS);

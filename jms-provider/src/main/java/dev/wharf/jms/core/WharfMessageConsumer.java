@@ -5,6 +5,7 @@ import dev.wharf.client.ack.AckConsumer;
 import dev.wharf.client.ack.PopResult;
 import dev.wharf.client.ack.PopStatus;
 import dev.wharf.client.ack.PoppedMessage;
+import dev.wharf.jms.engine.LeaseKeeper;
 import dev.wharf.jms.engine.Leased;
 import dev.wharf.jms.error.JmsErrors;
 import dev.wharf.protocol.ResponseCode;
@@ -53,6 +54,8 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
     private static final long RECEIVE_POLL_MILLIS = 15_000;
     /** How long a consumer waits before it pops again after a failed pop. */
     private static final long RETRY_MILLIS = 1_000;
+    /** How long a consumer of a destination that does not exist yet waits before it looks again. */
+    private static final long NO_ROUTE_RETRY_MILLIS = 200;
     private static final PopResult NOTHING = new PopResult(PopStatus.NO_MESSAGE, List.of());
 
     private final WharfSession session;
@@ -229,7 +232,7 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
                 } else if (started && pop == null) {
                     fetch(Math.min(TimeUnit.NANOSECONDS.toMillis(left), RECEIVE_POLL_MILLIS));
                 }
-                session.changed.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(RETRY_MILLIS)),
+                session.changed.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(NO_ROUTE_RETRY_MILLIS)),
                         TimeUnit.NANOSECONDS);
             }
         } catch (InterruptedException e) {
@@ -308,8 +311,12 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
     }
 
     private void failed(Throwable e) {
-        retryAfterNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MILLIS);
         boolean noRoute = e instanceof ClientException c && c.responseCode() == ResponseCode.TOPIC_NOT_EXIST;
+        long delay = noRoute ? NO_ROUTE_RETRY_MILLIS : RETRY_MILLIS;
+        retryAfterNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
+        if (listener != null) {
+            LeaseKeeper.later(this::retryLater, delay);
+        }
         if (e instanceof ClientException c && c.isNoResponse()) {
             session.connection().suspectBroker();
         }
@@ -359,6 +366,15 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
         buffer.forEach(l -> out.add(l.message()));
         buffer.clear();
         return out;
+    }
+
+    private void retryLater() {
+        session.lock.lock();
+        try {
+            refill();
+        } finally {
+            session.lock.unlock();
+        }
     }
 
     /** After a failure: fetch again at once (the broker answers again). Caller holds the lock. */

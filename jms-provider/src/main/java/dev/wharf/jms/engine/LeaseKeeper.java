@@ -61,6 +61,17 @@ public final class LeaseKeeper {
         return t;
     }
 
+    /** Runs a short task later on the keeper's thread (a consumer's retry after a failed fetch). */
+    public static void later(Runnable task, long delayMillis) {
+        TIMER.schedule(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.warn("A delayed task failed: {}", e.toString());
+            }
+        }, delayMillis, TimeUnit.MILLISECONDS);
+    }
+
     public long leaseMillis() {
         return leaseMillis;
     }

@@ -5,6 +5,7 @@ import dev.wharf.client.producer.LocalTransaction;
 import dev.wharf.client.producer.Producer;
 import dev.wharf.client.producer.SendResult;
 import dev.wharf.common.message.Message;
+import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.ResponseCode;
 import java.util.ArrayList;
@@ -23,7 +24,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code JMSXGroupID} goes to the queue the hash of the group id picks, the same in every session and every JVM,
  * so a group stays in order whoever sends it. A topic the client has no route for yet (not created) is sent to
  * with "broker chooses"; the queue the broker chose becomes the session's queue (and the next messages go there
- * even before the new topic's route reaches the client). When the session's queue does
+ * even before the new topic's route reaches the client), unless the message was scheduled (its answer names the
+ * schedule's queue). When the session's queue does
  * not answer and another broker serves the topic, the session moves to a queue of that broker and sends once
  * more (order across the move is not kept; availability wins).
  *
@@ -46,7 +48,8 @@ public final class SessionQueues {
         List<MessageQueue> queues = routedQueues(producer, topic);
         MessageQueue mq = choose(queues, topic, groupId);
         if (mq == null) {
-            return remember(topic, groupId, producer.send(message));
+            SendResult result = producer.send(message);
+            return isScheduled(message) ? result : remember(topic, groupId, result);
         }
         try {
             return producer.send(message, mq);
@@ -95,6 +98,16 @@ public final class SessionQueues {
             pinned.put(topic, mq);
         }
         return mq;
+    }
+
+    /**
+     * Whether the broker holds the message in its schedule first: the answer then names the schedule's queue,
+     * not the one of the message's topic.
+     */
+    private static boolean isScheduled(Message message) {
+        return message.getProperty(MessageProperties.DELIVER_TIME_MS) != null
+                || message.getProperty(MessageProperties.DELAY_MS) != null
+                || message.getProperty(MessageProperties.DELAY_TIME_LEVEL) != null;
     }
 
     private SendResult remember(String topic, String groupId, SendResult result) {

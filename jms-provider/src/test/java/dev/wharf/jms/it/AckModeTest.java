@@ -129,7 +129,10 @@ class AckModeTest {
             });
             send(c.createSession(), q, "bad", "good");
             await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 4);
-            assertThat(seen).containsExactly("bad#1", "bad#2r", "bad#3r", "good#1");
+            // redelivered messages need not keep their place among newer ones (Session.recover, 8.7); usually they do
+            assertThat(seen).containsExactlyInAnyOrder("bad#1", "bad#2r", "bad#3r", "good#1");
+            assertThat(seen.stream().filter(x -> x.startsWith("bad")).toList())
+                    .containsExactly("bad#1", "bad#2r", "bad#3r");
         }
     }
 

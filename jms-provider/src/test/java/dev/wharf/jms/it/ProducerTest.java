@@ -137,6 +137,9 @@ class ProducerTest {
             Session warmUp = c.createSession();
             Queue q = warmUp.createQueue("producer-groups");
             warmUp.createProducer(q).send(warmUp.createMessage());
+            // group pinning needs the topic's queues; a topic created a moment ago is routed once the NameServer
+            // knows it (what Stored.read waits for)
+            Stored.read(namesrv, "producer-groups", 1);
             for (int session = 0; session < 6; session++) {
                 Session s = c.createSession();
                 MessageProducer p = s.createProducer(q);

@@ -49,6 +49,14 @@ class SubscriptionTest {
         return c;
     }
 
+    /**
+     * The in-JVM broker's NameServer. A subscription starts at the end of what the broker has dispatched, so tests
+     * that publish right before subscribing wait with {@link Stored#read} until the broker dispatched it.
+     */
+    private static String namesrv() throws Exception {
+        return VmBrokerRegistry.shared().acquire(new WharfConnectionFactory(url).getConfig()).namesrvAddr();
+    }
+
     private static void publish(Connection c, Topic t, String... texts) throws Exception {
         Session s = c.createSession();
         MessageProducer p = s.createProducer(t);
@@ -76,9 +84,7 @@ class SubscriptionTest {
             Topic t = s.createTopic("sub-fanout");
             publish(c, t, "before anyone subscribed");
             // a subscription starts at the end of what the broker has dispatched; wait until this message is
-            String namesrv = VmBrokerRegistry.shared().acquire(new WharfConnectionFactory(url).getConfig())
-                    .namesrvAddr();
-            Stored.read(namesrv, "sub-fanout", 1);
+            Stored.read(namesrv(), "sub-fanout", 1);
             MessageConsumer a = s.createConsumer(t);
             MessageConsumer b = c.createSession().createConsumer(t);
             publish(c, t, "one", "two");
@@ -124,6 +130,7 @@ class SubscriptionTest {
             assertThatThrownBy(() -> s.unsubscribe("audit")).isInstanceOf(InvalidDestinationException.class)
                     .hasMessageContaining("no durable subscription named \"audit\"");
             publish(c, t, "after unsubscribe");
+            Stored.read(namesrv(), "sub-durable", 4); // dispatched before the new subscription starts
             MessageConsumer fresh = s.createDurableConsumer(t, "audit");
             publish(c, t, "new subscription");
             assertThat(receiveAll(fresh, 1)).containsExactly("new subscription");
@@ -200,6 +207,7 @@ class SubscriptionTest {
             assertThat(receiveAll(first, 1)).containsExactly("for the first");
             first.close();
             publish(c, t, "for nobody");
+            Stored.read(namesrv(), "sub-closed", 2);
             MessageConsumer second = s.createConsumer(t);
             publish(c, t, "for the second");
             assertThat(receiveAll(second, 1)).containsExactly("for the second");
