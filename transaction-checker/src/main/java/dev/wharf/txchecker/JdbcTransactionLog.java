@@ -144,6 +144,11 @@ public final class JdbcTransactionLog {
         return table;
     }
 
+    /** The database the log lives in (the application's own). */
+    public DataSource dataSource() {
+        return dataSource;
+    }
+
     Clock clock() {
         return clock;
     }

@@ -1,0 +1,89 @@
+package dev.wharf.spring.boot.autoconfigure;
+
+import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.jms.spi.TransactionChecker;
+import dev.wharf.jms.spi.TransactionLifecycleListener;
+import dev.wharf.spring.boot.transaction.CheckBackMembership;
+import jakarta.jms.ConnectionFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.jms.ConnectionFactoryUnwrapper;
+import org.springframework.boot.jms.autoconfigure.JmsProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.jms.connection.CachingConnectionFactory;
+import org.springframework.util.StringUtils;
+
+/**
+ * The {@code jmsConnectionFactory} bean: a Wharf factory, wrapped in Spring's {@link CachingConnectionFactory}
+ * unless {@code spring.jms.cache.enabled=false}, with the transaction hooks when the application has them.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnMissingBean(ConnectionFactory.class)
+class WharfConnectionFactoryConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(WharfConnectionFactoryConfiguration.class);
+
+    /** The broker named by {@code wharf.url}, or a NameServer on this host when the embedded broker is off. */
+    @Bean
+    @ConditionalOnMissingBean
+    WharfConnectionDetails wharfConnectionDetails(WharfProperties properties) {
+        if (StringUtils.hasText(properties.getUrl())) {
+            return new WharfConnectionDetails(properties.getUrl().strip(), null);
+        }
+        log.info("No wharf.url and wharf.embedded.enabled=false: connecting to {}",
+                WharfConnectionFactory.DEFAULT_BROKER_URL);
+        return new WharfConnectionDetails(WharfConnectionFactory.DEFAULT_BROKER_URL, null);
+    }
+
+    static WharfConnectionFactory createWharfConnectionFactory(WharfProperties properties, Environment environment,
+            WharfConnectionDetails details, ObjectProvider<TransactionLifecycleListener> lifecycle,
+            ObjectProvider<TransactionChecker> checker) {
+        String group = ProducerGroups.resolve(properties, environment);
+        return new WharfConnectionFactoryFactory(properties, group).create(details.url(), lifecycle.getIfUnique(),
+                checker.getIfUnique());
+    }
+
+    /** Keeps the application in its producer group from start-up on (see {@link CheckBackMembership}). */
+    @Bean
+    @ConditionalOnMissingBean
+    CheckBackMembership wharfCheckBackMembership(ConnectionFactory jmsConnectionFactory) {
+        return new CheckBackMembership(ConnectionFactoryUnwrapper.unwrapCaching(jmsConnectionFactory));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBooleanProperty(name = "spring.jms.cache.enabled", havingValue = false)
+    static class NativeConnectionFactoryConfiguration {
+
+        @Bean(name = "jmsConnectionFactory")
+        WharfConnectionFactory jmsConnectionFactory(WharfProperties properties, Environment environment,
+                WharfConnectionDetails details, ObjectProvider<TransactionLifecycleListener> lifecycle,
+                ObjectProvider<TransactionChecker> checker) {
+            return createWharfConnectionFactory(properties, environment, details, lifecycle, checker);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(CachingConnectionFactory.class)
+    @ConditionalOnBooleanProperty(name = "spring.jms.cache.enabled", matchIfMissing = true)
+    static class CachingConnectionFactoryConfiguration {
+
+        @Bean(name = "jmsConnectionFactory")
+        CachingConnectionFactory jmsConnectionFactory(JmsProperties jmsProperties, WharfProperties properties,
+                Environment environment, WharfConnectionDetails details,
+                ObjectProvider<TransactionLifecycleListener> lifecycle, ObjectProvider<TransactionChecker> checker) {
+            JmsProperties.Cache cache = jmsProperties.getCache();
+            CachingConnectionFactory factory = new CachingConnectionFactory(
+                    createWharfConnectionFactory(properties, environment, details, lifecycle, checker));
+            factory.setCacheConsumers(cache.isConsumers());
+            factory.setCacheProducers(cache.isProducers());
+            factory.setSessionCacheSize(cache.getSessionCacheSize());
+            return factory;
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.wharf.spring.boot.autoconfigure;
+
+import dev.wharf.common.config.BeanBinder;
+import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.jms.config.ConnectionOptions;
+import dev.wharf.jms.spi.TransactionChecker;
+import dev.wharf.jms.spi.TransactionLifecycleListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * Builds the Wharf connection factory from {@code wharf.*}: the URL, the {@code wharf.options.*} map, then the typed
+ * options (which win over the map), then the transaction hooks. Every refused value becomes an
+ * {@link InvalidConfigurationPropertyValueException} naming the property, so start-up fails with what to fix.
+ */
+final class WharfConnectionFactoryFactory {
+
+    /** Options set through their own properties or by the starter, not through {@code wharf.options}. */
+    private static final List<String> NOT_OPTIONS = List.of("brokerURL", "namesrvAddr");
+
+    private final WharfProperties properties;
+    private final String producerGroup;
+
+    WharfConnectionFactoryFactory(WharfProperties properties, String producerGroup) {
+        this.properties = properties;
+        this.producerGroup = producerGroup;
+    }
+
+    WharfConnectionFactory create(String url, TransactionLifecycleListener lifecycle, TransactionChecker checker) {
+        WharfConnectionFactory factory;
+        try {
+            factory = new WharfConnectionFactory(url);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigurationPropertyValueException("wharf.url", url, e.getMessage());
+        }
+        applyOptions(factory);
+        set("wharf.producer-group", producerGroup, factory::setProducerGroup);
+        set("wharf.max-reconsume-times", properties.getMaxReconsumeTimes(), factory::setMaxReconsumeTimes);
+        set("wharf.redelivery-delay", millis(properties.getRedeliveryDelay()), factory::setRedeliveryDelay);
+        set("wharf.send-timeout", millis(properties.getSendTimeout()), factory::setSendTimeout);
+        factory.setTransactionLifecycleListener(lifecycle);
+        factory.setTransactionChecker(checker);
+        return factory;
+    }
+
+    private void applyOptions(WharfConnectionFactory factory) {
+        Map<String, String> options = SettingKeys.canonical(properties.getOptions(), WharfConnectionFactory.class);
+        for (String key : options.keySet()) {
+            if (SettingKeys.denotes(key, NOT_OPTIONS)) {
+                throw new InvalidConfigurationPropertyValueException("wharf.options." + key, options.get(key),
+                        "Set the broker address with wharf.url (or leave it unset for the embedded broker).");
+            }
+        }
+        List<String> unknown;
+        try {
+            unknown = BeanBinder.bind(options, factory);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigurationPropertyValueException("wharf.options", options, e.getMessage());
+        }
+        if (!unknown.isEmpty()) {
+            throw new InvalidConfigurationPropertyValueException("wharf.options." + unknown.get(0),
+                    options.get(unknown.get(0)), BeanBinder.describeUnknown(unknown, "wharf.options",
+                            new ConnectionOptions()));
+        }
+    }
+
+    private static Long millis(Duration d) {
+        return d == null ? null : d.toMillis();
+    }
+
+    private static <T> void set(String property, T value, Consumer<T> setter) {
+        if (value == null) {
+            return;
+        }
+        try {
+            setter.accept(value);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidConfigurationPropertyValueException(property, value, e.getMessage());
+        }
+    }
+}

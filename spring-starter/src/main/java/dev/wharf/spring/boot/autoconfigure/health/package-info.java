@@ -1,0 +1,2 @@
+/** Auto-configuration of the {@code wharf} health indicator. */
+package dev.wharf.spring.boot.autoconfigure.health;

@@ -1,0 +1,2 @@
+/** Auto-configuration of Wharf's Micrometer meters. */
+package dev.wharf.spring.boot.autoconfigure.metrics;

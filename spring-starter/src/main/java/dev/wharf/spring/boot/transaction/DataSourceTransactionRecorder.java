@@ -1,0 +1,73 @@
+package dev.wharf.spring.boot.transaction;
+
+import dev.wharf.jms.spi.TransactionLifecycleListener;
+import dev.wharf.txchecker.JdbcTransactionLog;
+import java.sql.Connection;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Writes the id of every Wharf transaction a transacted session starts inside a Spring-managed database transaction
+ * to the transaction log, on that transaction's own connection: the row commits or rolls back with the
+ * application's data, and a check-back finds it exactly when the data committed.
+ *
+ * <p>It is called on the sending thread, before the first message of the transaction is stored, so
+ * {@link TransactionSynchronizationManager} shows the caller's transaction. A transaction started outside a
+ * database transaction of this DataSource (a transacted JmsTemplate used without {@code @Transactional}, a listener
+ * replying from its session) writes nothing: its session commits it at once, and a check-back about it is answered
+ * from what the process knows. A failed insert fails the send, so the caller's transaction rolls back.
+ */
+public final class DataSourceTransactionRecorder implements TransactionLifecycleListener {
+
+    private static final Logger log = LoggerFactory.getLogger(DataSourceTransactionRecorder.class);
+
+    private final DataSource dataSource;
+    private final JdbcTransactionLog transactionLog;
+    private final String producerGroup;
+    private final TransactionStats stats;
+    private final AtomicBoolean warnedOtherTransaction = new AtomicBoolean();
+
+    public DataSourceTransactionRecorder(DataSource dataSource, JdbcTransactionLog transactionLog,
+                                         String producerGroup, TransactionStats stats) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.transactionLog = Objects.requireNonNull(transactionLog, "transactionLog");
+        this.producerGroup = Objects.requireNonNull(producerGroup, "producerGroup");
+        this.stats = Objects.requireNonNull(stats, "stats");
+    }
+
+    @Override
+    public void transactionStarted(String transactionId) {
+        if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+            stats.started(false);
+            return;
+        }
+        if (!TransactionSynchronizationManager.hasResource(dataSource)) {
+            // another resource's transaction (a second DataSource, JMS, JTA): this database cannot vouch for it
+            if (warnedOtherTransaction.compareAndSet(false, true)) {
+                log.warn("Wharf transaction {} started in a Spring transaction that does not use the DataSource of"
+                        + " the transaction log; its messages are committed after that transaction, but a crash in"
+                        + " between rolls them back. Use the transaction manager of this DataSource to send.",
+                        transactionId);
+            }
+            stats.started(false);
+            return;
+        }
+        Connection connection = DataSourceUtils.getConnection(dataSource);
+        try {
+            transactionLog.record(connection, transactionId, producerGroup);
+        } finally {
+            DataSourceUtils.releaseConnection(connection, dataSource);
+        }
+        stats.started(true);
+    }
+
+    @Override
+    public void transactionEnded(String transactionId, boolean committed) {
+        stats.ended(committed);
+    }
+}
