@@ -35,6 +35,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +46,8 @@ import org.slf4j.LoggerFactory;
  * Thread-safe.
  */
 public final class DefaultMessageStore implements MessageStore {
+
+    private static final long DISPATCH_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private static final Logger log = LoggerFactory.getLogger(DefaultMessageStore.class);
 
@@ -366,6 +369,20 @@ public final class DefaultMessageStore implements MessageStore {
     @Override
     public long getConfirmedPhyOffset() {
         return reput.getConfirmedOffset();
+    }
+
+    @Override
+    public boolean awaitDispatched(long timeoutMillis) {
+        long target = commitLog.getMaxOffset();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (reput.getConfirmedOffset() < target) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            reput.wakeup();
+            LockSupport.parkNanos(DISPATCH_POLL_NANOS);
+        }
+        return true;
     }
 
     @Override

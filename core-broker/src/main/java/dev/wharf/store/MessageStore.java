@@ -101,6 +101,15 @@ public interface MessageStore {
      */
     long getConfirmedPhyOffset();
 
+    /**
+     * Waits until every record stored before this call is dispatched and readable (sends return once the record is
+     * in the commit log; consume queues follow a moment later). For the rare readers that must not miss a record
+     * just stored: replaying a log, anchoring a new subscription at "now", resolving a transaction.
+     *
+     * @return false when that took longer than {@code timeoutMillis}
+     */
+    boolean awaitDispatched(long timeoutMillis);
+
     /** Commit-log bytes not yet dispatched to consume queues and index. */
     long dispatchBehindBytes();
 

@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
  */
 final class GroupStates {
 
+    private static final long DISPATCH_WAIT_MILLIS = 3_000;
+
     private final AckStateTable table;
     private final MessageStore store;
     private final AckLog ackLog;
@@ -63,6 +65,11 @@ final class GroupStates {
         QueueAckState state = g.queue(queueId);
         if (state != null) {
             return state;
+        }
+        if (initMode == InitMode.LATEST) {
+            // "from now" must include a message whose send returned just before: wait for it to be dispatched
+            // (outside the table's monitor, so other groups are not held up)
+            store.awaitDispatched(DISPATCH_WAIT_MILLIS);
         }
         synchronized (table) {
             if (table.find(g.group, g.topic) != g) {

@@ -7,8 +7,6 @@ import dev.wharf.protocol.header.TransactionHeaders.EndTransactionRequest;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RequestProcessor;
 import dev.wharf.store.MessageStore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +22,7 @@ import org.slf4j.LoggerFactory;
 public final class EndTransactionProcessor implements RequestProcessor {
 
     private static final Logger log = LoggerFactory.getLogger(EndTransactionProcessor.class);
-    private static final long DISPATCH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
-    private static final long DISPATCH_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    private static final long DISPATCH_WAIT_MILLIS = 3_000;
 
     private final MessageStore store;
     private final HalfQueueFollower follower;
@@ -76,19 +73,11 @@ public final class EndTransactionProcessor implements RequestProcessor {
 
     /** Waits until what was stored before now is dispatched; false when that took too long. */
     private boolean awaitDispatch() {
-        long target = store.getMaxPhyOffset();
-        if (store.getConfirmedPhyOffset() >= target) {
+        if (store.awaitDispatched(DISPATCH_WAIT_MILLIS)) {
             return true;
         }
-        long deadline = System.nanoTime() + DISPATCH_WAIT_NANOS;
-        while (store.getConfirmedPhyOffset() < target) {
-            if (System.nanoTime() - deadline > 0) {
-                log.warn("Dispatch is more than {} ms behind; END_TRANSACTION goes on without the newest halves",
-                        TimeUnit.NANOSECONDS.toMillis(DISPATCH_WAIT_NANOS));
-                return false;
-            }
-            LockSupport.parkNanos(DISPATCH_POLL_NANOS);
-        }
-        return true;
+        log.warn("Dispatch is more than {} ms behind; END_TRANSACTION goes on without the newest halves",
+                DISPATCH_WAIT_MILLIS);
+        return false;
     }
 }

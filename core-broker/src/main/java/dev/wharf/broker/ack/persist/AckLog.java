@@ -10,8 +10,6 @@ import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -29,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class AckLog {
 
-    private static final long DISPATCH_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final long DISPATCH_WAIT_MILLIS = 30_000;
 
     private static final Logger log = LoggerFactory.getLogger(AckLog.class);
     private static final int REPLAY_BATCH = 32;
@@ -65,11 +63,7 @@ public final class AckLog {
      * on a live store.
      */
     private void awaitDispatched() {
-        long deadline = System.nanoTime() + DISPATCH_WAIT_NANOS;
-        while (store.dispatchBehindBytes() > 0 && System.nanoTime() < deadline) {
-            LockSupport.parkNanos(1_000_000L);
-        }
-        if (store.dispatchBehindBytes() > 0) {
+        if (!store.awaitDispatched(DISPATCH_WAIT_MILLIS)) {
             log.warn("The store is still dispatching {} bytes; replaying the ack log without the newest records",
                     store.dispatchBehindBytes());
         }
