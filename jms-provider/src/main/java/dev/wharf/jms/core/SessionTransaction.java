@@ -3,7 +3,6 @@ package dev.wharf.jms.core;
 import dev.wharf.client.ClientException;
 import dev.wharf.client.producer.LocalTransaction;
 import dev.wharf.common.message.Message;
-import dev.wharf.common.message.MessageProperties;
 import dev.wharf.jms.engine.BrokerLink;
 import dev.wharf.jms.engine.LiveTransactions;
 import dev.wharf.jms.engine.SessionQueues;
@@ -37,13 +36,12 @@ final class SessionTransaction {
         this.link = link;
     }
 
-    /** Sends a message as a half message of the current transaction, beginning one if needed. */
+    /**
+     * Sends a message as a half message of the current transaction, beginning one if needed. A message with a
+     * delivery delay keeps its delivery time: the broker checks it now and schedules the message when the
+     * transaction commits (at once if that time has passed by then).
+     */
     void send(SessionQueues queues, Message wire, String groupId, String destination) throws JMSException {
-        if (wire.getProperty(MessageProperties.DELIVER_TIME_MS) != null) {
-            throw new JMSException("A transacted session cannot send a message with a delivery delay: Wharf's"
-                    + " transactional (half) messages are made visible by the commit and cannot be scheduled. Send"
-                    + " the delayed message from a session that is not transacted, or without a delay.");
-        }
         LocalTransaction t = begin();
         wire.putProperty(WireProperties.TRANSACTION_OWNER, LiveTransactions.PROCESS);
         try {

@@ -199,13 +199,28 @@ class TransactionTest {
     }
 
     @Test
-    void aDelayedMessageCannotBeSentInATransaction() throws Exception {
+    void aDelayedMessageInATransactionIsScheduledWhenItCommits() throws Exception {
         try (Connection c = factory().createConnection()) {
+            c.start();
             Session tx = c.createSession(Session.SESSION_TRANSACTED);
-            MessageProducer p = tx.createProducer(tx.createQueue("tx-delay"));
-            p.setDeliveryDelay(1_000);
-            assertThatThrownBy(() -> p.send(tx.createTextMessage("x"))).isInstanceOf(JMSException.class)
-                    .hasMessageContaining("delivery delay");
+            Queue q = tx.createQueue("tx-delay");
+            MessageProducer p = tx.createProducer(q);
+            p.setDeliveryDelay(1_500);
+            TextMessage dropped = tx.createTextMessage("rolled back");
+            p.send(dropped);
+            tx.rollback();
+            TextMessage delayed = tx.createTextMessage("delayed");
+            p.send(delayed);
+            tx.commit();
+            assertThat(delayed.getJMSDeliveryTime()).isEqualTo(delayed.getJMSTimestamp() + 1_500);
+
+            MessageConsumer consumer = c.createSession().createConsumer(q);
+            Message first = consumer.receive(15_000);
+            long arrived = System.currentTimeMillis();
+            assertThat(first).as("the committed delayed message arrives").isNotNull();
+            assertThat(((TextMessage) first).getText()).isEqualTo("delayed");
+            assertThat(arrived).as("not before its delivery time").isGreaterThanOrEqualTo(delayed.getJMSDeliveryTime());
+            assertThat(consumer.receive(2_000)).as("the rolled-back one never").isNull();
         }
     }
 
