@@ -26,7 +26,7 @@ public class CrashSwitch {
 
     public CrashSwitch(OrderRepository orders, OrderSampleProperties properties) {
         this.orders = orders;
-        this.crashAfterOrder = properties.validate();
+        this.crashAfterOrder = properties.crashAfterOrder();
     }
 
     /** The number (in its run) of the order after whose commit the JVM dies, or 0. */

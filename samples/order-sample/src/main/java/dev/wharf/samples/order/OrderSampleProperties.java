@@ -1,12 +1,13 @@
 package dev.wharf.samples.order;
 
 import java.time.Duration;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
-/** What one run of the order sample does ({@code order.*}). */
+/** What one run of the order sample does ({@code order.*}); checked when bound. */
 @ConfigurationProperties("order")
-public class OrderSampleProperties {
+public class OrderSampleProperties implements InitializingBean {
 
     /** Largest number of orders in one run: order ids are run * 1000 + the order's number in the run. */
     static final int MAX_ORDERS = 999;
@@ -59,21 +60,27 @@ public class OrderSampleProperties {
     }
 
     /**
-     * Checks the values and returns the number of the order to crash after, or 0 for none.
+     * Checks the values.
      *
      * @throws InvalidConfigurationPropertyValueException naming the property and what to give instead
      */
-    int validate() {
+    @Override
+    public void afterPropertiesSet() {
         if (orders < 1 || orders > MAX_ORDERS) {
             throw new InvalidConfigurationPropertyValueException("order.orders", orders,
                     "Give a number of orders from 1 to " + MAX_ORDERS + ".");
         }
         requirePositive("order.payment-window", paymentWindow, "3s");
         requirePositive("order.settle-timeout", settleTimeout, "45s");
-        return crashOrder();
+        crashAfterOrder();
     }
 
-    private int crashOrder() {
+    /**
+     * The number of the order after whose commit the JVM is killed, or 0 for none.
+     *
+     * @throws InvalidConfigurationPropertyValueException when order.crash-after-commit is not such a number
+     */
+    int crashAfterOrder() {
         if (crashAfterCommit == null || crashAfterCommit.strip().equalsIgnoreCase("false")) {
             return 0;
         }

@@ -18,8 +18,4 @@ public enum OrderStatus {
     REJECTED;
 
     static final Set<OrderStatus> OPEN = EnumSet.of(PLACED, RESERVED);
-
-    boolean isOpen() {
-        return OPEN.contains(this);
-    }
 }

@@ -61,7 +61,7 @@ public record RunSummary(int run, String broker, List<Long> placed, List<Long> c
         line(sb, "still open", open().size(), open());
         line(sb, "recovered by check-back", recovered.size(), recovered);
         if (checkBacks != null) {
-            sb.append(String.format(Locale.ROOT, "  %-32s %s%n", "check-backs answered", checkBacks));
+            sb.append(String.format(Locale.ROOT, "  %-32s %4s   %s%n", "check-backs answered", "", checkBacks));
         }
         if (open().isEmpty()) {
             sb.append(String.format(Locale.ROOT, "All %d orders settled in %s.%n", total, seconds(elapsed)));
