@@ -37,7 +37,11 @@ final class SessionTransaction {
         this.link = link;
     }
 
-    /** Sends a message as a half message of the current transaction, beginning one if needed. */
+    /**
+     * Sends a message as a half message of the current transaction, beginning one if needed. A message with a
+     * delivery delay keeps its delivery time: the broker checks it now and schedules the message when the
+     * transaction commits (at once if that time has passed by then).
+     */
     void send(SessionQueues queues, Message wire, String groupId, String destination) throws JMSException {
         LocalTransaction t = begin();
         wire.putProperty(WireProperties.TRANSACTION_OWNER, LiveTransactions.PROCESS);
