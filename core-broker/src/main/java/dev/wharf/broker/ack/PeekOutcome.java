@@ -2,7 +2,6 @@ package dev.wharf.broker.ack;
 
 import dev.wharf.store.file.SelectMappedBufferResult;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,16 +10,16 @@ import java.util.List;
  */
 public final class PeekOutcome {
 
-    private final List<SelectMappedBufferResult> records;
-    private final List<Integer> deliveries;
+    private final CountedRecords records = new CountedRecords();
     private final long nextOffset;
     private final long minOffset;
     private final long maxOffset;
 
     PeekOutcome(List<SelectMappedBufferResult> records, List<Integer> deliveries, long nextOffset, long minOffset,
                 long maxOffset) {
-        this.records = records;
-        this.deliveries = deliveries;
+        for (int i = 0; i < records.size(); i++) {
+            this.records.add(records.get(i), deliveries.get(i));
+        }
         this.nextOffset = nextOffset;
         this.minOffset = minOffset;
         this.maxOffset = maxOffset;
@@ -31,23 +30,12 @@ public final class PeekOutcome {
     }
 
     public List<ByteBuffer> bodies() {
-        List<ByteBuffer> out = new ArrayList<>(records.size());
-        for (SelectMappedBufferResult record : records) {
-            out.add(record.byteBuffer());
-        }
-        return out;
+        return records.bodies();
     }
 
     /** Deliveries so far of each record (0 = never delivered), comma-separated in record order. */
     public String deliveryCounts() {
-        StringBuilder sb = new StringBuilder(deliveries.size() * 2);
-        for (Integer count : deliveries) {
-            if (!sb.isEmpty()) {
-                sb.append(',');
-            }
-            sb.append(count);
-        }
-        return sb.toString();
+        return records.joinedCounts();
     }
 
     public long nextOffset() {
@@ -64,8 +52,6 @@ public final class PeekOutcome {
 
     /** Releases the records. Idempotent. */
     public void release() {
-        for (SelectMappedBufferResult record : records) {
-            record.release();
-        }
+        records.release();
     }
 }

@@ -15,12 +15,10 @@ import java.util.concurrent.CompletableFuture;
 public final class PopOutcome {
 
     private final long popTime;
-    private final List<SelectMappedBufferResult> records = new ArrayList<>();
-    private final List<Integer> deliveryCounts = new ArrayList<>();
+    private final CountedRecords records = new CountedRecords();
     private final List<QueueAckState> watched = new ArrayList<>();
     private final List<long[]> queueEnds = new ArrayList<>();
     private long returnsAtScan;
-    private int bytes;
     private boolean moreToScan;
     private CompletableFuture<Void> logged = CompletableFuture.completedFuture(null);
 
@@ -30,9 +28,7 @@ public final class PopOutcome {
 
     void add(List<SelectMappedBufferResult> found, int[] counts) {
         for (int i = 0; i < found.size(); i++) {
-            records.add(found.get(i));
-            bytes += found.get(i).size();
-            deliveryCounts.add(counts[i]);
+            records.add(found.get(i), counts[i]);
         }
     }
 
@@ -55,7 +51,7 @@ public final class PopOutcome {
     }
 
     int bytes() {
-        return bytes;
+        return records.bytes();
     }
 
     /** Broker time the leases started. */
@@ -70,23 +66,12 @@ public final class PopOutcome {
 
     /** Views of the records handed out, each a whole stored record. */
     public List<ByteBuffer> bodies() {
-        List<ByteBuffer> out = new ArrayList<>(records.size());
-        for (SelectMappedBufferResult record : records) {
-            out.add(record.byteBuffer());
-        }
-        return out;
+        return records.bodies();
     }
 
     /** Each record's delivery count (1 = first delivery), comma-separated in record order. */
     public String deliveryCounts() {
-        StringBuilder sb = new StringBuilder(deliveryCounts.size() * 2);
-        for (Integer count : deliveryCounts) {
-            if (!sb.isEmpty()) {
-                sb.append(',');
-            }
-            sb.append(count);
-        }
-        return sb.toString();
+        return records.joinedCounts();
     }
 
     /** Whether the scan stopped at its budget before a queue's end (more messages may match). */
@@ -115,8 +100,6 @@ public final class PopOutcome {
 
     /** Releases the records (call once they are sent, or when they are not). Idempotent. */
     public void release() {
-        for (SelectMappedBufferResult record : records) {
-            record.release();
-        }
+        records.release();
     }
 }

@@ -33,4 +33,15 @@ public interface PutMessageHook {
      * @return null to go on, or a refusal to answer the sender with instead of storing
      */
     Refusal beforePut(SendContext context, MessageExtBrokerInner msg);
+
+    /** Runs hooks in order; the first refusal stops the rest. */
+    static Refusal runAll(Iterable<PutMessageHook> hooks, SendContext context, MessageExtBrokerInner msg) {
+        for (PutMessageHook hook : hooks) {
+            Refusal refusal = hook.beforePut(context, msg);
+            if (refusal != null) {
+                return refusal;
+            }
+        }
+        return null;
+    }
 }

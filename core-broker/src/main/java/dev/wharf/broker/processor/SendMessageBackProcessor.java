@@ -114,7 +114,7 @@ public final class SendMessageBackProcessor implements RequestProcessor {
         if (!deadLetter) {
             int level = header.delayLevel() > 0 ? header.delayLevel() : FIRST_RETRY_LEVEL + reconsumeTimes;
             msg.putProperty(MessageProperties.DELAY_TIME_LEVEL, String.valueOf(level));
-            Refusal refusal = runHooks(new SendContext(group, channel, false), msg);
+            Refusal refusal = PutMessageHook.runAll(hooks, new SendContext(group, channel, false), msg);
             if (refusal != null) {
                 return ProcessorSupport.answer(request, refusal.responseCode(), refusal.remark());
             }
@@ -182,16 +182,6 @@ public final class SendMessageBackProcessor implements RequestProcessor {
         msg.setReconsumeTimes(failed.getReconsumeTimes() + 1);
         msg.setBrokerName(brokerName);
         return msg;
-    }
-
-    private Refusal runHooks(SendContext context, MessageExtBrokerInner msg) {
-        for (PutMessageHook hook : hooks) {
-            Refusal refusal = hook.beforePut(context, msg);
-            if (refusal != null) {
-                return refusal;
-            }
-        }
-        return null;
     }
 
     private RemotingCommand respond(RemotingCommand request, PutMessageResult result, Throwable failure,

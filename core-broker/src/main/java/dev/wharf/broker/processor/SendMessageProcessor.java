@@ -120,7 +120,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                                     int queueId, SendContext context, long bornHost) {
         byte[] body = request.body() == null ? EMPTY : request.body();
         MessageExtBrokerInner msg = build(header, queueId, header.flag(), body, header.properties(), bornHost);
-        Refusal refusal = runHooks(context, msg);
+        Refusal refusal = PutMessageHook.runAll(hooks, context, msg);
         if (refusal != null) {
             return ProcessorSupport.answer(request, refusal.responseCode(), refusal.remark());
         }
@@ -166,7 +166,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                         "Message " + (i + 1) + " of the batch: " + error);
             }
             MessageExtBrokerInner msg = build(header, queueId, entry.flag(), entry.body(), entry.properties(), bornHost);
-            Refusal refusal = runHooks(context, msg);
+            Refusal refusal = PutMessageHook.runAll(hooks, context, msg);
             if (refusal != null) {
                 return ProcessorSupport.answer(request, refusal.responseCode(),
                         "Message " + (i + 1) + " of the batch: " + refusal.remark());
@@ -200,16 +200,6 @@ public final class SendMessageProcessor implements RequestProcessor {
         msg.setReconsumeTimes(header.reconsumeTimes());
         msg.setBrokerName(brokerName);
         return msg;
-    }
-
-    private Refusal runHooks(SendContext context, MessageExtBrokerInner msg) {
-        for (PutMessageHook hook : hooks) {
-            Refusal refusal = hook.beforePut(context, msg);
-            if (refusal != null) {
-                return refusal;
-            }
-        }
-        return null;
     }
 
     private RemotingCommand respond(RemotingCommand request, PutMessageResult result, MessageExtBrokerInner first,
