@@ -74,7 +74,8 @@ final class BrokerProcessors {
         register(server, executors.ack, new AckMessageProcessor(brokerName, parts.topics, parts.subscriptionGroups, ack,
                 store), RequestCode.ACK_MESSAGE, RequestCode.CHANGE_MESSAGE_INVISIBLETIME);
         register(server, executors.admin, new AckAdminProcessor(brokerName, parts.topics, parts.subscriptionGroups,
-                ack), RequestCode.CREATE_ACK_GROUP, RequestCode.DELETE_ACK_GROUP, RequestCode.GET_ACK_STATS);
+                ack), RequestCode.CREATE_ACK_GROUP, RequestCode.DELETE_ACK_GROUP, RequestCode.GET_ACK_STATS,
+                RequestCode.LIST_ACK_GROUPS);
     }
 
     private static void register(NettyRemotingServer server, ExecutorService executor, RequestProcessor processor,

@@ -56,6 +56,8 @@ public final class RequestCode {
     public static final int DELETE_ACK_GROUP = 200102;
     /** Wharf's own: per-queue acknowledgement statistics of a group. */
     public static final int GET_ACK_STATS = 200103;
+    /** Wharf's own: the groups (with their topics) that have acknowledgement state, by group-name prefix. */
+    public static final int LIST_ACK_GROUPS = 200104;
 
     private static final CodeNames NAMES = CodeNames.of(RequestCode.class);
 

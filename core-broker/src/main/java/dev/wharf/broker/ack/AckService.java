@@ -23,6 +23,8 @@ import dev.wharf.store.MessageStore;
 import dev.wharf.store.PutMessageResult;
 import java.io.IOException;
 import java.util.ArrayList;
+import dev.wharf.protocol.body.AckGroups;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -444,6 +446,18 @@ public final class AckService {
             requireStored(result, "deletion");
             return true;
         });
+    }
+
+    /** Every (group, topic) with state whose group name starts with {@code prefix}, sorted. */
+    public List<AckGroups.GroupTopic> groupsWithPrefix(String prefix) {
+        List<AckGroups.GroupTopic> out = new ArrayList<>();
+        for (GroupAck g : table.all()) {
+            if (g.group.startsWith(prefix)) {
+                out.add(new AckGroups.GroupTopic(g.group, g.topic));
+            }
+        }
+        out.sort(Comparator.comparing(AckGroups.GroupTopic::group).thenComparing(AckGroups.GroupTopic::topic));
+        return out;
     }
 
     /** Whether the group has state for the topic. */

@@ -7,17 +7,19 @@ import dev.wharf.common.TopicValidator;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.body.AckGroups;
 import dev.wharf.protocol.body.Json;
 import dev.wharf.protocol.body.TopicConfig;
 import dev.wharf.protocol.header.AckHeaders.AckStatsRequest;
 import dev.wharf.protocol.header.AckHeaders.CreateAckGroupRequest;
 import dev.wharf.protocol.header.AckHeaders.DeleteAckGroupRequest;
+import dev.wharf.protocol.header.AckHeaders.ListAckGroupsRequest;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RequestProcessor;
 
 /**
- * CREATE_ACK_GROUP, DELETE_ACK_GROUP and GET_ACK_STATS: a group's acknowledgement state made explicitly (so a
+ * CREATE_ACK_GROUP, DELETE_ACK_GROUP, LIST_ACK_GROUPS and GET_ACK_STATS: a group's acknowledgement state made explicitly (so a
  * new subscription starts where it was made, not at its first pop), deleted (unsubscribe), and shown per queue.
  */
 public final class AckAdminProcessor implements RequestProcessor {
@@ -37,6 +39,7 @@ public final class AckAdminProcessor implements RequestProcessor {
             return switch (request.code()) {
                 case RequestCode.CREATE_ACK_GROUP -> create(request);
                 case RequestCode.DELETE_ACK_GROUP -> delete(request);
+                case RequestCode.LIST_ACK_GROUPS -> list(request);
                 default -> stats(request);
             };
         } catch (AckRequests.Refused refused) {
@@ -59,6 +62,13 @@ public final class AckAdminProcessor implements RequestProcessor {
         AckRequests.names(header.consumerGroup(), header.topic());
         boolean existed = ack.deleteGroup(header.consumerGroup(), header.topic()).join();
         return ProcessorSupport.answer(request, ResponseCode.SUCCESS, existed ? "deleted" : "no state");
+    }
+
+    private RemotingCommand list(RemotingCommand request) throws Exception {
+        ListAckGroupsRequest header = ProcessorSupport.header(request, ListAckGroupsRequest.class);
+        RemotingCommand response = ProcessorSupport.answer(request, ResponseCode.SUCCESS, null);
+        response.setBody(Json.encode(new AckGroups(ack.groupsWithPrefix(header.groupPrefix()))));
+        return response;
     }
 
     private RemotingCommand stats(RemotingCommand request) throws Exception {

@@ -6,6 +6,7 @@ import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.body.AckGroups;
 import dev.wharf.protocol.body.AckStats;
 import dev.wharf.protocol.body.Json;
 import dev.wharf.protocol.header.AckHeaders.AckMessageRequest;
@@ -13,6 +14,7 @@ import dev.wharf.protocol.header.AckHeaders.AckStatsRequest;
 import dev.wharf.protocol.header.AckHeaders.ChangeInvisibleTimeRequest;
 import dev.wharf.protocol.header.AckHeaders.CreateAckGroupRequest;
 import dev.wharf.protocol.header.AckHeaders.DeleteAckGroupRequest;
+import dev.wharf.protocol.header.AckHeaders.ListAckGroupsRequest;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import dev.wharf.protocol.header.AckHeaders.PeekMessageRequest;
 import dev.wharf.protocol.header.AckHeaders.PeekMessageResponse;
@@ -132,6 +134,15 @@ public final class AckApi {
         RemotingCommand response = calls.invokeExpectSuccess(address, RemotingCalls.request(RequestCode.GET_ACK_STATS,
                 new AckStatsRequest(group, topic)), timeoutMillis);
         return Json.decode(response.body(), AckStats.class);
+    }
+
+    /** The (group, topic) pairs with state on the broker whose group name starts with {@code prefix}. */
+    public List<AckGroups.GroupTopic> listGroups(String address, String prefix, long timeoutMillis)
+            throws ClientException, InterruptedException {
+        RemotingCommand response = calls.invokeExpectSuccess(address, RemotingCalls.request(RequestCode.LIST_ACK_GROUPS,
+                new ListAckGroupsRequest(prefix)), timeoutMillis);
+        AckGroups groups = Json.decode(response.body(), AckGroups.class);
+        return groups.groups() == null ? List.of() : groups.groups();
     }
 
     private static List<MessageExt> decode(String brokerName, RemotingCommand response) {

@@ -131,4 +131,11 @@ public final class AckHeaders {
     /** GET_ACK_STATS: answered with an {@code AckStats} body; topic null = every topic of the group. */
     public record AckStatsRequest(@Required String consumerGroup, String topic) {
     }
+
+    /**
+     * LIST_ACK_GROUPS: answered with an {@code AckGroups} body listing every (group, topic) with state whose group
+     * name starts with {@code groupPrefix} (the JMS provider finds all states of one named subscription this way).
+     */
+    public record ListAckGroupsRequest(@Required String groupPrefix) {
+    }
 }

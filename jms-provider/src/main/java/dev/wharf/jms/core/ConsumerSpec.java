@@ -12,8 +12,8 @@ import jakarta.jms.InvalidSelectorException;
  * selector does not match are finished for the group (topic subscriptions) or stay for other consumers (queues),
  * and the kind of subscription.
  */
-record ConsumerSpec(WharfDestination destination, String group, String selectorText, MessageSelector selector,
-                    InitMode initMode, boolean skipUnmatched, boolean noLocal, Kind kind) {
+record ConsumerSpec(WharfDestination destination, String group, String subscription, String selectorText,
+                    MessageSelector selector, InitMode initMode, boolean skipUnmatched, boolean noLocal, Kind kind) {
 
     /** The kinds of consumers of Jakarta Messaging 3.1, 8.3 ("Topic subscriptions") and queues. */
     enum Kind {
@@ -38,14 +38,20 @@ record ConsumerSpec(WharfDestination destination, String group, String selectorT
 
     /** A queue: its own group, from the first stored message, unmatched messages stay for other consumers. */
     static ConsumerSpec queue(WharfDestination queue, String selectorText) throws InvalidSelectorException {
-        return new ConsumerSpec(queue, queue.getName(), normalize(selectorText), selector(selectorText),
+        return new ConsumerSpec(queue, queue.getName(), queue.getName(), normalize(selectorText), selector(selectorText),
                 InitMode.EARLIEST, false, false, Kind.QUEUE);
     }
 
-    /** A topic subscription: from now on, unmatched messages finished for the group at once. */
-    static ConsumerSpec subscription(WharfDestination topic, String group, String selectorText, boolean noLocal,
-                                     Kind kind) throws InvalidSelectorException {
-        return new ConsumerSpec(topic, group, normalize(selectorText), selector(selectorText), InitMode.LATEST,
+    /**
+     * A topic subscription: from now on, unmatched messages finished for the group at once.
+     *
+     * @param subscription names the subscription whatever its terms (one consumer of an unshared durable
+     *                     subscription at a time is counted by it); the group for a private subscriber
+     */
+    static ConsumerSpec subscription(WharfDestination topic, String group, String subscription, String selectorText,
+                                     boolean noLocal, Kind kind) throws InvalidSelectorException {
+        return new ConsumerSpec(topic, group, subscription, normalize(selectorText), selector(selectorText),
+                InitMode.LATEST,
                 true, noLocal, kind);
     }
 

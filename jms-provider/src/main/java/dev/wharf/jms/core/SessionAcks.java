@@ -292,12 +292,12 @@ final class SessionAcks {
         }
     }
 
-    /** Whether messages of the group wait for acknowledgement in this session. */
-    boolean holds(String group) {
+    /** Whether messages of a group whose name starts with {@code groupPrefix} wait for acknowledgement here. */
+    boolean holds(String groupPrefix) {
         session.lock.lock();
         try {
             for (Leased l : delivered) {
-                if (l.group().group().equals(group)) {
+                if (l.group().group().startsWith(groupPrefix)) {
                     return true;
                 }
             }

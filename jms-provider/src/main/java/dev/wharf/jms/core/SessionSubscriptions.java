@@ -60,7 +60,8 @@ final class SessionSubscriptions {
         if (d.kind().isQueue()) {
             return open(ConsumerSpec.queue(d, messageSelector));
         }
-        ConsumerSpec spec = ConsumerSpec.subscription(d, SubscriptionNames.privateGroup(), messageSelector, noLocal,
+        String privateGroup = SubscriptionNames.privateGroup();
+        ConsumerSpec spec = ConsumerSpec.subscription(d, privateGroup, privateGroup, messageSelector, noLocal,
                 ConsumerSpec.Kind.SUBSCRIBER);
         link().anchorGroup(spec.group(), spec.topic());
         return open(spec);
@@ -69,8 +70,8 @@ final class SessionSubscriptions {
     /**
      * A consumer on a named subscription (8.3). An unshared durable subscription needs the client id and has one
      * consumer at a time; a shared one is joined with the same topic and selector. A durable subscription named
-     * again with another topic starts over on that topic (the old one is deleted); its state on the broker
-     * survives disconnects and restarts until {@link #unsubscribe}.
+     * again with another topic, selector or noLocal flag starts over (the old one is deleted, 8.3.2); its state on
+     * the broker survives disconnects and restarts until {@link #unsubscribe}.
      */
     WharfMessageConsumer subscribe(Topic topic, String name, String messageSelector, boolean noLocal,
                                            ConsumerSpec.Kind kind) throws JMSException {
@@ -84,7 +85,7 @@ final class SessionSubscriptions {
                     + "; give the subscription a name.");
         }
         String clientId = connection.clientIdOrNull();
-        String group;
+        String base;
         String description;
         String other = null;
         switch (kind) {
@@ -94,39 +95,49 @@ final class SessionSubscriptions {
                             + " set one on the connection (or the factory) first, or use a shared durable"
                             + " subscription.");
                 }
-                group = SubscriptionNames.durable(clientId, name);
+                base = SubscriptionNames.durable(clientId, name);
                 other = SubscriptionNames.sharedDurable(clientId, name);
                 description = "durable subscription \"" + name + "\" of client id " + clientId;
             }
             case SHARED_DURABLE -> {
-                group = SubscriptionNames.sharedDurable(clientId, name);
+                base = SubscriptionNames.sharedDurable(clientId, name);
                 other = clientId == null ? null : SubscriptionNames.durable(clientId, name);
                 description = "shared durable subscription \"" + name + "\"";
             }
             default -> {
-                group = SubscriptionNames.shared(clientId, name);
+                base = SubscriptionNames.shared(clientId, name);
                 description = "shared subscription \"" + name + "\"";
             }
         }
-        ConsumerSpec spec = ConsumerSpec.subscription(d, group, messageSelector, noLocal, kind);
-        ActiveSubscriptions.open(group, new ActiveSubscriptions.Terms(d.getName(), spec.selectorText(), noLocal),
+        String selectorText = ConsumerSpec.normalize(messageSelector);
+        String group = kind.durable ? SubscriptionNames.withTerms(base, d.getName(), selectorText, noLocal) : base;
+        ConsumerSpec spec = ConsumerSpec.subscription(d, group, base, messageSelector, noLocal, kind);
+        ActiveSubscriptions.open(base, new ActiveSubscriptions.Terms(d.getName(), spec.selectorText(), noLocal),
                 kind.shared, description);
         try {
-            if (other != null && (ActiveSubscriptions.isActive(other) || !link().groupTopics(other).isEmpty())) {
+            if (other != null && (ActiveSubscriptions.isActive(other)
+                    || !link().groupsWithPrefix(SubscriptionNames.termsPrefix(other)).isEmpty())) {
                 throw new JMSException("A " + (kind.shared ? "durable" : "shared durable") + " subscription with"
                         + " the name \"" + name + "\"" + (clientId == null ? "" : " and client id " + clientId)
                         + " exists; shared and unshared durable subscriptions cannot share a name. Unsubscribe it"
                         + " or choose another name.");
             }
             if (kind.durable) {
-                Map<String, Set<String>> existing = link().groupTopics(group);
-                existing.values().forEach(topics -> topics.remove(d.getName()));
-                link().deleteGroupState(group, existing);
+                // the same subscription with another topic, selector or noLocal starts over (8.3.2): its other
+                // groups, and this group's state on other topics, are deleted
+                Map<String, Map<String, Set<String>>> existing =
+                        link().groupsWithPrefix(SubscriptionNames.termsPrefix(base));
+                for (Map.Entry<String, Map<String, Set<String>>> e : existing.entrySet()) {
+                    if (e.getKey().equals(group)) {
+                        e.getValue().values().forEach(topics -> topics.remove(d.getName()));
+                    }
+                    link().deleteGroupState(e.getKey(), e.getValue());
+                }
             }
             link().anchorGroup(group, d.getName());
             return open(spec);
         } catch (JMSException | RuntimeException e) {
-            ActiveSubscriptions.close(group);
+            ActiveSubscriptions.close(base);
             throw e;
         }
     }
@@ -147,26 +158,26 @@ final class SessionSubscriptions {
                     + "; give the name of the durable subscription to delete.");
         }
         String clientId = connection.clientIdOrNull();
-        List<String> groups = new ArrayList<>();
+        List<String> bases = new ArrayList<>();
         if (clientId != null) {
-            groups.add(SubscriptionNames.durable(clientId, name));
+            bases.add(SubscriptionNames.durable(clientId, name));
         }
-        groups.add(SubscriptionNames.sharedDurable(clientId, name));
-        for (String g : groups) {
-            if (ActiveSubscriptions.isActive(g)) {
+        bases.add(SubscriptionNames.sharedDurable(clientId, name));
+        for (String base : bases) {
+            if (ActiveSubscriptions.isActive(base)) {
                 throw new IllegalStateException("The durable subscription \"" + name + "\" has an active consumer;"
                         + " close it before unsubscribing.");
             }
-            if (acks.holds(g)) {
+            if (acks.holds(SubscriptionNames.termsPrefix(base))) {
                 throw new IllegalStateException("Messages of the durable subscription \"" + name + "\" wait for"
                         + " acknowledgement or commit in this session; finish them before unsubscribing.");
             }
         }
         boolean found = false;
-        for (String g : groups) {
-            Map<String, Set<String>> state = link().groupTopics(g);
-            if (!state.isEmpty()) {
-                link().deleteGroupState(g, state);
+        for (String base : bases) {
+            for (Map.Entry<String, Map<String, Set<String>>> e
+                    : link().groupsWithPrefix(SubscriptionNames.termsPrefix(base)).entrySet()) {
+                link().deleteGroupState(e.getKey(), e.getValue());
                 found = true;
             }
         }
@@ -228,12 +239,12 @@ final class SessionSubscriptions {
         switch (spec.kind()) {
             case SUBSCRIBER -> deleteState(spec);
             case SHARED -> {
-                ActiveSubscriptions.close(spec.group());
-                if (!ActiveSubscriptions.isActive(spec.group())) {
+                ActiveSubscriptions.close(spec.subscription());
+                if (!ActiveSubscriptions.isActive(spec.subscription())) {
                     deleteState(spec);
                 }
             }
-            case DURABLE, SHARED_DURABLE -> ActiveSubscriptions.close(spec.group());
+            case DURABLE, SHARED_DURABLE -> ActiveSubscriptions.close(spec.subscription());
             default -> {
             }
         }

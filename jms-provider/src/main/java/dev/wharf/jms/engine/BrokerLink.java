@@ -14,7 +14,7 @@ import dev.wharf.jms.error.JmsErrors;
 import dev.wharf.jms.spi.TransactionLifecycleListener;
 import dev.wharf.jms.vm.VmBrokerRegistry;
 import dev.wharf.protocol.ResponseCode;
-import dev.wharf.protocol.body.AckStats;
+import dev.wharf.protocol.body.AckGroups;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import jakarta.jms.JMSException;
 import java.util.ArrayList;
@@ -303,25 +303,24 @@ public final class BrokerLink implements AutoCloseable {
     }
 
     /**
-     * The topics on which a group has acknowledgement state, on every registered master broker.
+     * The groups whose name starts with {@code prefix} and the topics each has acknowledgement state on, on every
+     * registered master broker.
      *
-     * @return broker address to topics
+     * @return group to (broker address to topics)
      */
-    public Map<String, Set<String>> groupTopics(String group) throws JMSException {
-        Map<String, Set<String>> out = new HashMap<>();
+    public Map<String, Map<String, Set<String>>> groupsWithPrefix(String prefix) throws JMSException {
+        Map<String, Map<String, Set<String>>> out = new TreeMap<>();
         try {
             for (String address : instance.routes().clusterMasters().values()) {
-                AckStats stats = instance.ackApi().stats(address, group, null, instance.apiTimeoutMillis());
-                if (stats != null && stats.queues() != null) {
-                    for (AckStats.QueueAckStats q : stats.queues()) {
-                        out.computeIfAbsent(address, a -> new TreeSet<>()).add(q.topic());
-                    }
+                for (AckGroups.GroupTopic g : instance.ackApi().listGroups(address, prefix, instance.apiTimeoutMillis())) {
+                    out.computeIfAbsent(g.group(), k -> new HashMap<>())
+                            .computeIfAbsent(address, a -> new TreeSet<>()).add(g.topic());
                 }
             }
         } catch (ClientException e) {
-            throw JmsErrors.fromClient(e, "look up the state of subscription group " + group);
+            throw JmsErrors.fromClient(e, "look up the subscription groups starting with " + prefix);
         } catch (InterruptedException e) {
-            throw JmsErrors.translate("look up the state of subscription group " + group, e);
+            throw JmsErrors.translate("look up the subscription groups starting with " + prefix, e);
         }
         return out;
     }

@@ -138,6 +138,38 @@ class SubscriptionTest {
     }
 
     @Test
+    void aDurableSubscriptionCreatedAgainWithOtherTermsStartsOver() throws Exception {
+        try (Connection c = connect("sub-terms-client")) {
+            Session s = c.createSession();
+            Topic t = s.createTopic("sub-terms");
+            MessageConsumer d = s.createDurableConsumer(t, "terms");
+            d.close();
+            publish(c, t, "kept for the old terms");
+            // same name, same topic, another selector: "equivalent to unsubscribing the old one" (8.3.2)
+            MessageConsumer changed = s.createDurableConsumer(t, "terms", "color = 'red'", false);
+            assertThat(changed.receive(500)).as("the old subscription's message is gone with it").isNull();
+            changed.close();
+            publish(c, t, "no color while away 1", "no color while away 2");
+            // the same terms again: the same subscription (neither message has the color it selects)
+            MessageConsumer same = s.createDurableConsumer(t, "terms", "color = 'red'", false);
+            assertThat(receiveAll(same, 0)).isEmpty();
+            same.close();
+            Session p = c.createSession();
+            MessageProducer producer = p.createProducer(t);
+            TextMessage red = p.createTextMessage("red");
+            red.setStringProperty("color", "red");
+            producer.send(red);
+            MessageConsumer again = s.createDurableConsumer(t, "terms", "color = 'red'", false);
+            assertThat(receiveAll(again, 1)).containsExactly("red");
+            again.close();
+            // noLocal changes the terms too; unsubscribe finds the subscription whatever its terms
+            s.createDurableConsumer(t, "terms", "color = 'red'", true).close();
+            s.unsubscribe("terms");
+            assertThatThrownBy(() -> s.unsubscribe("terms")).isInstanceOf(InvalidDestinationException.class);
+        }
+    }
+
+    @Test
     void anUnsharedDurableSubscriptionNeedsAClientId() throws Exception {
         try (Connection c = connect(null)) {
             Session s = c.createSession();
