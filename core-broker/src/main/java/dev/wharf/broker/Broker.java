@@ -138,6 +138,7 @@ public final class Broker {
                         tagsCode),
                 clock);
         housekeeping.addChannelCloseListener(ack::channelClosed);
+        housekeeping.addChannelCloseListener(parts.claims::channelClosed);
         services.add(new BrokerService() {
             @Override
             public String name() {

@@ -5,6 +5,7 @@ import dev.wharf.broker.config.JsonConfigFile;
 import dev.wharf.broker.filter.SubscriptionCache;
 import dev.wharf.broker.group.ConsumerManager;
 import dev.wharf.broker.group.ConsumerNotifier;
+import dev.wharf.broker.group.ExclusiveClaims;
 import dev.wharf.broker.group.ProducerManager;
 import dev.wharf.broker.group.SubscriptionGroupConfig;
 import dev.wharf.broker.group.SubscriptionGroupManager;
@@ -30,6 +31,7 @@ final class BrokerParts {
     final SubscriptionGroupManager subscriptionGroups;
     final ConsumerManager consumers;
     final ProducerManager producers = new ProducerManager();
+    final ExclusiveClaims claims = new ExclusiveClaims();
     final RebalanceLockManager locks;
     final ConsumerNotifier notifier;
     final PullTracker pullTracker = new PullTracker();

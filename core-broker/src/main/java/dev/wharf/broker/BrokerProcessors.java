@@ -13,6 +13,7 @@ import dev.wharf.broker.processor.PopMessageProcessor;
 import dev.wharf.broker.processor.PullMessageProcessor;
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.processor.QueryMessageProcessor;
+import dev.wharf.broker.processor.ExclusiveClaimProcessor;
 import dev.wharf.broker.processor.QueueLockProcessor;
 import dev.wharf.broker.processor.SendMessageBackProcessor;
 import dev.wharf.broker.processor.SendMessageProcessor;
@@ -51,6 +52,8 @@ final class BrokerProcessors {
                 RequestCode.HEART_BEAT, RequestCode.UNREGISTER_CLIENT, RequestCode.GET_CONSUMER_LIST_BY_GROUP);
         register(server, executors.clientManage, new QueueLockProcessor(parts.locks, brokerName),
                 RequestCode.LOCK_BATCH_MQ, RequestCode.UNLOCK_BATCH_MQ);
+        register(server, executors.clientManage, new ExclusiveClaimProcessor(parts.claims),
+                RequestCode.CLAIM_EXCLUSIVE, RequestCode.RELEASE_EXCLUSIVE);
         register(server, executors.clientManage, new ConsumerOffsetProcessor(parts.offsets, store),
                 RequestCode.QUERY_CONSUMER_OFFSET, RequestCode.UPDATE_CONSUMER_OFFSET, RequestCode.GET_MAX_OFFSET,
                 RequestCode.GET_MIN_OFFSET, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,

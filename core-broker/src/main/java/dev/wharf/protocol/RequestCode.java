@@ -58,6 +58,10 @@ public final class RequestCode {
     public static final int GET_ACK_STATS = 200103;
     /** Wharf's own: the groups (with their topics) that have acknowledgement state, by group-name prefix. */
     public static final int LIST_ACK_GROUPS = 200104;
+    /** Wharf's own: claims a name for the calling connection alone (a JMS client id, a durable subscription). */
+    public static final int CLAIM_EXCLUSIVE = 200105;
+    /** Wharf's own: gives a claimed name back. */
+    public static final int RELEASE_EXCLUSIVE = 200106;
 
     private static final CodeNames NAMES = CodeNames.of(RequestCode.class);
 

@@ -1,7 +1,8 @@
 package dev.wharf.protocol;
 
 /**
- * Response codes, with RocketMQ's values, plus {@link #REQUEST_HEADER_INVALID} of Wharf's own.
+ * Response codes, with RocketMQ's values, plus {@link #REQUEST_HEADER_INVALID} and {@link #EXCLUSIVE_CLAIM_HELD}
+ * of Wharf's own.
  */
 public final class ResponseCode {
 
@@ -44,6 +45,8 @@ public final class ResponseCode {
      * RocketMQ client reports an unknown code with its remark, so the message still reaches the user.
      */
     public static final int REQUEST_HEADER_INVALID = 1400;
+    /** Wharf's own: the name asked for with CLAIM_EXCLUSIVE is held by another connection. */
+    public static final int EXCLUSIVE_CLAIM_HELD = 1401;
 
     private static final CodeNames NAMES = CodeNames.of(ResponseCode.class);
 

@@ -4,6 +4,8 @@ import dev.wharf.client.ClientException;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
+import dev.wharf.protocol.header.ClientHeaders.ExclusiveClaimRequest;
+import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.Heartbeat.ConsumerListBody;
 import dev.wharf.protocol.body.Heartbeat.HeartbeatData;
 import dev.wharf.protocol.body.Heartbeat.LockBatchRequestBody;
@@ -64,5 +66,31 @@ public final class GroupApi {
                             long timeoutMillis) throws ClientException, InterruptedException {
         calls.invokeExpectSuccess(address, RemotingCalls.request(RequestCode.UNLOCK_BATCH_MQ, null)
                 .setBody(Json.encode(new LockBatchRequestBody(group, clientId, queues))), timeoutMillis);
+    }
+
+    /**
+     * Claims a name for this client's connection to the broker (a JMS client id, a durable subscription); the broker
+     * frees it when the connection closes.
+     *
+     * @return true when the name is now held by this connection, false when another connection holds it
+     */
+    public boolean claimExclusive(String address, String key, long timeoutMillis)
+            throws ClientException, InterruptedException {
+        RemotingCommand response = calls.invoke(address,
+                RemotingCalls.request(RequestCode.CLAIM_EXCLUSIVE, new ExclusiveClaimRequest(key)), timeoutMillis);
+        if (response.code() == ResponseCode.EXCLUSIVE_CLAIM_HELD) {
+            return false;
+        }
+        if (response.code() != ResponseCode.SUCCESS) {
+            throw RemotingCalls.refused(address, RequestCode.CLAIM_EXCLUSIVE, response);
+        }
+        return true;
+    }
+
+    /** Gives a claimed name back. */
+    public void releaseExclusive(String address, String key, long timeoutMillis)
+            throws ClientException, InterruptedException {
+        calls.invokeExpectSuccess(address,
+                RemotingCalls.request(RequestCode.RELEASE_EXCLUSIVE, new ExclusiveClaimRequest(key)), timeoutMillis);
     }
 }

@@ -14,6 +14,10 @@ public final class ClientHeaders {
     public record UnregisterClientRequest(@Required String clientID, String producerGroup, String consumerGroup) {
     }
 
+    /** CLAIM_EXCLUSIVE / RELEASE_EXCLUSIVE: a name one connection at a time may hold. */
+    public record ExclusiveClaimRequest(@Required String key) {
+    }
+
     /**
      * NOTIFY_CONSUMER_IDS_CHANGED (broker to client, one-way): the group's membership changed; rebalance.
      * {@code offsetResetTopic} is set when instead the group's offsets of that topic were reset by an

@@ -60,6 +60,9 @@ import org.slf4j.LoggerFactory;
  */
 public class WharfConnection implements QueueConnection, TopicConnection {
 
+    /** The prefix of a client identifier's claim on the brokers. */
+    private static final String CLIENT_ID_CLAIM = "jms-client-id:";
+
     private static final Logger LOG = LoggerFactory.getLogger(WharfConnection.class);
     private static final ExecutorService EXCEPTION_LISTENERS =
             Executors.newCachedThreadPool(new NamedThreadFactory("wharf-jms-exception-listener", true));
@@ -111,8 +114,8 @@ public class WharfConnection implements QueueConnection, TopicConnection {
         String configured = link.options().getClientID();
         if (configured != null) {
             try {
-                ClientIds.claim(configured);
-            } catch (InvalidClientIDException e) {
+                claimClientId(link, configured);
+            } catch (JMSException e) {
                 link.close();
                 throw e;
             }
@@ -229,10 +232,35 @@ public class WharfConnection implements QueueConnection, TopicConnection {
             if (problem != null) {
                 throw new InvalidClientIDException(problem);
             }
-            ClientIds.claim(id);
+            claimClientId(link, id);
             clientId = id;
             clientIdClaimed = true;
             used = true;
+        }
+    }
+
+    /**
+     * Takes a client identifier for this connection: first among the connections of this JVM, then on every broker
+     * (so a connection of another process cannot hold it at the same time; a broker frees it when this
+     * connection's link to it closes, also when the process dies). With the identifier the connection also holds
+     * its unshared durable subscriptions, so their one-consumer rule holds across processes too.
+     *
+     * @throws InvalidClientIDException when a connection of this or another process holds it
+     */
+    private static void claimClientId(BrokerLink link, String id) throws JMSException {
+        ClientIds.claim(id);
+        String heldAt;
+        try {
+            heldAt = link.claimExclusive(CLIENT_ID_CLAIM + id);
+        } catch (JMSException | RuntimeException e) {
+            ClientIds.release(id);
+            throw e;
+        }
+        if (heldAt != null) {
+            ClientIds.release(id);
+            throw new InvalidClientIDException("The client id \"" + id + "\" is used by a connection of another"
+                    + " process (the broker at " + heldAt + " says so); a client id identifies one connection at a"
+                    + " time. Close that connection first or give this one another client id.");
         }
     }
 

@@ -303,6 +303,59 @@ public final class BrokerLink implements AutoCloseable {
     }
 
     /**
+     * Claims a name for this connection alone on every registered master broker (a JMS client id, the consumer of a
+     * durable subscription); a broker frees it when this connection to it closes. Brokers are claimed in name order,
+     * so two connections racing for a name cannot each win on one broker.
+     *
+     * @return null when claimed everywhere, else the broker address where another connection holds it (what was
+     *         claimed elsewhere is given back)
+     */
+    public String claimExclusive(String key) throws JMSException {
+        List<String> claimed = new ArrayList<>();
+        try {
+            for (String address : new TreeMap<>(instance.routes().clusterMasters()).values()) {
+                if (!instance.groupApi().claimExclusive(address, key, instance.apiTimeoutMillis())) {
+                    releaseExclusive(key, claimed);
+                    return address;
+                }
+                claimed.add(address);
+            }
+            return null;
+        } catch (ClientException e) {
+            releaseExclusive(key, claimed);
+            throw JmsErrors.fromClient(e, "claim " + key);
+        } catch (InterruptedException e) {
+            releaseExclusive(key, claimed);
+            throw JmsErrors.translate("claim " + key, e);
+        }
+    }
+
+    /** Gives a claimed name back on every registered master broker (best effort: a closed connection frees it too). */
+    public void releaseExclusive(String key) {
+        try {
+            releaseExclusive(key, new ArrayList<>(instance.routes().clusterMasters().values()));
+        } catch (ClientException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            LOG.debug("Could not give back {}: {}", key, e.toString());
+        }
+    }
+
+    private void releaseExclusive(String key, List<String> addresses) {
+        for (String address : addresses) {
+            try {
+                instance.groupApi().releaseExclusive(address, key, instance.apiTimeoutMillis());
+            } catch (ClientException e) {
+                LOG.debug("Could not give back {} on {}: {}", key, address, e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /**
      * The groups whose name starts with {@code prefix} and the topics each has acknowledgement state on, on every
      * registered master broker.
      *

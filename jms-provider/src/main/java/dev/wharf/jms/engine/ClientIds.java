@@ -6,9 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The client identifiers held by the open connections of this JVM. Jakarta Messaging 3.1, 6.1.2: a client
- * identifier may be used by one connection at a time. The broker keeps no registry of JMS client identifiers, so
- * Wharf detects a duplicate among the connections of one JVM only; two JVMs using the same identifier are not
- * detected (and would share durable subscriptions). Thread-safe.
+ * identifier may be used by one connection at a time. This is the fast check among the connections of one JVM; a
+ * connection then also claims the identifier on every broker, which refuses it to connections of other processes.
+ * Thread-safe.
  */
 public final class ClientIds {
 
