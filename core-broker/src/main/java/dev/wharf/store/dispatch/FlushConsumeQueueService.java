@@ -1,6 +1,6 @@
 package dev.wharf.store.dispatch;
 
-import dev.wharf.common.util.ServiceThread;
+import dev.wharf.store.file.PeriodicFlushService;
 import dev.wharf.store.recovery.StoreCheckpoint;
 import java.io.IOException;
 import java.util.function.IntConsumer;
@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Runs on its own thread; {@link #flushNow()} may be called when the service is stopped (shutdown).
  */
-public final class FlushConsumeQueueService extends ServiceThread {
+public final class FlushConsumeQueueService extends PeriodicFlushService {
 
     private static final Logger log = LoggerFactory.getLogger(FlushConsumeQueueService.class);
 
@@ -27,10 +27,6 @@ public final class FlushConsumeQueueService extends ServiceThread {
     private final LongSupplier commitLogFlushedOffset;
     private final LongSupplier commitLogStoreTimestamp;
     private final StoreCheckpoint checkpoint;
-    private final long intervalMillis;
-    private final int leastPages;
-    private final long thoroughIntervalMillis;
-    private long lastThoroughFlush = System.currentTimeMillis();
 
     /**
      * @param flushQueues             flushes every consume queue with the given least pages
@@ -42,15 +38,13 @@ public final class FlushConsumeQueueService extends ServiceThread {
     public FlushConsumeQueueService(IntConsumer flushQueues, Runnable flushIndex, LongSupplier dispatchedOffset,
             LongSupplier commitLogFlushedOffset, LongSupplier commitLogStoreTimestamp, StoreCheckpoint checkpoint,
             long intervalMillis, int leastPages, long thoroughIntervalMillis) {
+        super(intervalMillis, leastPages, thoroughIntervalMillis);
         this.flushQueues = flushQueues;
         this.flushIndex = flushIndex;
         this.dispatchedOffset = dispatchedOffset;
         this.commitLogFlushedOffset = commitLogFlushedOffset;
         this.commitLogStoreTimestamp = commitLogStoreTimestamp;
         this.checkpoint = checkpoint;
-        this.intervalMillis = intervalMillis;
-        this.leastPages = leastPages;
-        this.thoroughIntervalMillis = thoroughIntervalMillis;
     }
 
     @Override
@@ -58,30 +52,13 @@ public final class FlushConsumeQueueService extends ServiceThread {
         return "wharf-flush-consumequeue";
     }
 
-    @Override
-    public void run() {
-        while (!isStopped()) {
-            waitForRunning(intervalMillis);
-            int pages = leastPages;
-            long now = System.currentTimeMillis();
-            if (now - lastThoroughFlush >= thoroughIntervalMillis) {
-                lastThoroughFlush = now;
-                pages = 0;
-            }
-            try {
-                flush(pages);
-            } catch (RuntimeException e) {
-                log.error("Consume-queue flush failed; will retry", e);
-            }
-        }
-    }
-
     /** Flushes everything and writes the checkpoint (shutdown, tests). */
     public void flushNow() {
         flush(0);
     }
 
-    private void flush(int pages) {
+    @Override
+    protected void flush(int pages) {
         // read before flushing: every entry below this offset is already in the mapped queues
         long dispatched = dispatchedOffset.getAsLong();
         long commitLogFlushed = commitLogFlushedOffset.getAsLong();
