@@ -70,12 +70,9 @@ public final class MessageDecoder {
         int start = 0;
         int length = encoded.length();
         while (start < length) {
-            int end = encoded.indexOf(PROPERTY_SEPARATOR, start);
-            if (end < 0) {
-                end = length;
-            }
-            int sep = encoded.indexOf(NAME_VALUE_SEPARATOR, start);
-            if (sep < 0 || sep >= end) {
+            int end = propertyEnd(encoded, start);
+            int sep = separatorIn(encoded, start, end);
+            if (sep < 0) {
                 return "The message property \"" + shorten(encoded.substring(start, end)) + "\" has no value"
                         + " separator; property names and values must not contain \\u0001 or \\u0002.";
             }
@@ -90,6 +87,18 @@ public final class MessageDecoder {
             start = end + 1;
         }
         return null;
+    }
+
+    /** Where the property starting at {@code start} ends: its {@code \u0002}, or the end of the string. */
+    private static int propertyEnd(String encoded, int start) {
+        int end = encoded.indexOf(PROPERTY_SEPARATOR, start);
+        return end < 0 ? encoded.length() : end;
+    }
+
+    /** The first {@code \u0001} of the property in {@code [start, end)}, or -1 when it has none. */
+    private static int separatorIn(String encoded, int start, int end) {
+        int sep = encoded.indexOf(NAME_VALUE_SEPARATOR, start);
+        return sep >= 0 && sep < end ? sep : -1;
     }
 
     /** Bytes of the string in UTF-8, counted without encoding it. */
@@ -136,12 +145,9 @@ public final class MessageDecoder {
         int start = 0;
         int length = encoded.length();
         while (start < length) {
-            int end = encoded.indexOf(PROPERTY_SEPARATOR, start);
-            if (end < 0) {
-                end = length;
-            }
-            int sep = encoded.indexOf(NAME_VALUE_SEPARATOR, start);
-            if (sep > start && sep < end) {
+            int end = propertyEnd(encoded, start);
+            int sep = separatorIn(encoded, start, end);
+            if (sep > start) {
                 map.put(encoded.substring(start, sep), encoded.substring(sep + 1, end));
             }
             start = end + 1;
@@ -157,12 +163,9 @@ public final class MessageDecoder {
         int from = 0;
         int length = encoded.length();
         while (from < length) {
-            int end = encoded.indexOf(PROPERTY_SEPARATOR, from);
-            if (end < 0) {
-                end = length;
-            }
-            int sep = encoded.indexOf(NAME_VALUE_SEPARATOR, from);
-            if (sep > from && sep < end && sep - from == key.length() && encoded.startsWith(key, from)) {
+            int end = propertyEnd(encoded, from);
+            int sep = separatorIn(encoded, from, end);
+            if (sep - from == key.length() && encoded.startsWith(key, from)) {
                 return encoded.substring(sep + 1, end);
             }
             from = end + 1;
