@@ -63,6 +63,25 @@ public final class RequestCode {
     /** Wharf's own: gives a claimed name back. */
     public static final int RELEASE_EXCLUSIVE = 200106;
 
+    // Controller (automatic failover). RocketMQ's values where it has the request; Wharf's own in 1020-1099.
+    /** Master to controller: proposes a new sync-state set (header: master id and epoch; body: set and epoch). */
+    public static final int CONTROLLER_ALTER_SYNC_STATE_SET = 1001;
+    /** Broker, admin or the controller itself: elect a master for a broker name (optionally a designated id). */
+    public static final int CONTROLLER_ELECT_MASTER = 1002;
+    /** Broker to controller: registers a replica (claims or confirms its broker id, reports its address). */
+    public static final int CONTROLLER_REGISTER_BROKER = 1003;
+    /** Master, epochs, sync-state set and replicas of one broker name (or of all, for admin). */
+    public static final int CONTROLLER_GET_REPLICA_INFO = 1004;
+    /** The controller group: this node, its role, the leader and its address. Any node answers. */
+    public static final int CONTROLLER_GET_METADATA_INFO = 1005;
+    /** Controller to broker, one-way: the master of the broker's group changed. */
+    public static final int NOTIFY_BROKER_ROLE_CHANGED = 1008;
+    /**
+     * Wharf's own value (RocketMQ sends its BROKER_HEARTBEAT, 904, here): a broker's liveness, epoch and
+     * offsets, sent to the controller leader.
+     */
+    public static final int CONTROLLER_BROKER_HEARTBEAT = 1020;
+
     private static final CodeNames NAMES = CodeNames.of(RequestCode.class);
 
     private RequestCode() {

@@ -48,6 +48,28 @@ public final class ResponseCode {
     /** Wharf's own: the name asked for with CLAIM_EXCLUSIVE is held by another connection. */
     public static final int EXCLUSIVE_CLAIM_HELD = 1401;
 
+    // Controller answers, with RocketMQ's values (2000-2016).
+    /** The request's master epoch is not the current one: another election happened meanwhile. */
+    public static final int CONTROLLER_FENCED_MASTER_EPOCH = 2000;
+    /** The request's sync-state-set epoch is not the current one: the set changed meanwhile. */
+    public static final int CONTROLLER_FENCED_SYNC_STATE_SET_EPOCH = 2001;
+    /** The sender is not the master of its broker name, or the new set leaves the master out. */
+    public static final int CONTROLLER_INVALID_MASTER = 2002;
+    /** The new sync-state set names a replica that is not registered or not alive. */
+    public static final int CONTROLLER_INVALID_REPLICAS = 2003;
+    /** The request is malformed or names something the controller does not know (the remark says what). */
+    public static final int CONTROLLER_INVALID_REQUEST = 2005;
+    /** The broker asked for is not alive (no heartbeat within its timeout). */
+    public static final int CONTROLLER_BROKER_NOT_ALIVE = 2006;
+    /** This controller node is not the leader; the remark and the leaderAddress field name the leader if known. */
+    public static final int CONTROLLER_NOT_LEADER = 2007;
+    /** The broker is not registered (or registered at another address): register again, then retry. */
+    public static final int CONTROLLER_BROKER_NEED_TO_BE_REGISTERED = 2010;
+    /** The election kept the current master: it is alive. */
+    public static final int CONTROLLER_MASTER_STILL_EXIST = 2011;
+    /** No replica may become master (none in sync and alive, or a designated one is not in sync). */
+    public static final int CONTROLLER_ELECT_MASTER_FAILED = 2012;
+
     private static final CodeNames NAMES = CodeNames.of(ResponseCode.class);
 
     private ResponseCode() {
