@@ -1,6 +1,8 @@
 package dev.wharf.namesrv;
 
 import dev.wharf.common.util.NamedThreadFactory;
+import dev.wharf.controller.Controller;
+import dev.wharf.controller.ControllerConfig;
 import dev.wharf.remoting.ChannelEventListener;
 import dev.wharf.remoting.NettyRemotingServer;
 import dev.wharf.remoting.NettyServerConfig;
@@ -24,13 +26,23 @@ public final class NameServer {
     private final NameServerConfig config;
     private final NettyServerConfig serverConfig;
     private final RouteInfoManager routes = new RouteInfoManager();
+    private final ControllerConfig controllerConfig;
+    private Controller controller;
     private NettyRemotingServer server;
     private ScheduledExecutorService scheduler;
     private ThreadPoolExecutor executor;
 
     public NameServer(NameServerConfig config, NettyServerConfig serverConfig) {
+        this(config, serverConfig, new ControllerConfig());
+    }
+
+    /**
+     * A NameServer that also runs a controller node on its port when {@code enableControllerInNamesrv} is set.
+     */
+    public NameServer(NameServerConfig config, NettyServerConfig serverConfig, ControllerConfig controllerConfig) {
         this.config = config;
         this.serverConfig = serverConfig;
+        this.controllerConfig = controllerConfig;
     }
 
     /** A NameServer on 127.0.0.1 with the given port (0 = any free port) and default settings. */
@@ -44,10 +56,19 @@ public final class NameServer {
         executor = RemotingExecutors.bounded("namesrv-processor", 8, 10_000);
         server = new NettyRemotingServer(serverConfig);
         server.registerDefaultProcessor(new NameServerProcessor(routes), executor);
+        if (config.isEnableControllerInNamesrv()) {
+            controller = new Controller(controllerConfig);
+            NettyRemotingServer s = server;
+            controller.startOn(server, s::localAddress);
+        }
+        Controller embedded = controller;
         server.setChannelEventListener(new ChannelEventListener() {
             @Override
             public void onClose(String remoteAddress, RemotingChannel channel) {
                 routes.onChannelClosed(channel);
+                if (embedded != null) {
+                    embedded.onChannelClosed(channel);
+                }
             }
         });
         server.start();
@@ -72,6 +93,10 @@ public final class NameServer {
         scheduler.shutdownNow();
         server.shutdown();
         executor.shutdownNow();
+        if (controller != null) {
+            controller.shutdown();
+            controller = null;
+        }
         server = null;
         log.info("NameServer stopped");
     }
@@ -83,6 +108,11 @@ public final class NameServer {
     /** "host:port" clients and brokers use to reach this NameServer. */
     public String address() {
         return server.localAddress();
+    }
+
+    /** The embedded controller node, or null unless {@code enableControllerInNamesrv}. */
+    public Controller controller() {
+        return controller;
     }
 
     /** The route tables (for tests and the admin view). */

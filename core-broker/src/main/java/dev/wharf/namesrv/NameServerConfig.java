@@ -29,4 +29,19 @@ public class NameServerConfig {
         }
         this.brokerChannelExpiredTime = brokerChannelExpiredTime;
     }
+
+    private boolean enableControllerInNamesrv = false;
+
+    /**
+     * Whether this NameServer also runs a controller node, answering the controller requests on the NameServer's
+     * port (RocketMQ's key). Its settings (controllerPeers, controllerSelfId, controllerStorePath, ...) are those of
+     * {@link dev.wharf.controller.ControllerConfig}, given to the NameServer beside this config.
+     */
+    public boolean isEnableControllerInNamesrv() {
+        return enableControllerInNamesrv;
+    }
+
+    public void setEnableControllerInNamesrv(boolean enableControllerInNamesrv) {
+        this.enableControllerInNamesrv = enableControllerInNamesrv;
+    }
 }

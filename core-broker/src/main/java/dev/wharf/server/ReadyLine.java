@@ -14,12 +14,14 @@ import java.util.regex.Pattern;
  * Wharf NameServer ready at 127.0.0.1:9876
  * Wharf broker broker-a ready at 127.0.0.1:10911 (cluster DefaultCluster, NameServers 127.0.0.1:9876, store /s, ASYNC_FLUSH)
  * Wharf standalone ready: NameServer at 127.0.0.1:9876, broker broker-a at 127.0.0.1:10911 (store /s, ASYNC_FLUSH)
+ * Wharf controller n0 ready at 127.0.0.1:9878 (Raft 127.0.0.1:9870, peers n0,n1,n2, data /c0)
  * </pre>
  */
 public final class ReadyLine {
 
     private static final Pattern NAME_SERVER = Pattern.compile("NameServer (?:ready )?at ([^\\s,()]+)");
     private static final Pattern BROKER = Pattern.compile("broker [^\\s,]+ (?:ready )?at ([^\\s,()]+)");
+    private static final Pattern CONTROLLER = Pattern.compile("^Wharf controller [^\\s,]+ ready at ([^\\s,()]+)");
 
     private ReadyLine() {
     }
@@ -39,6 +41,16 @@ public final class ReadyLine {
                              String flush) {
         return "Wharf standalone ready: NameServer at " + nameServerAddress + ", broker " + brokerName + " at "
                 + brokerAddress + " (store " + store + ", " + flush + ")";
+    }
+
+    static String controller(String id, String address, String raftAddress, String peerIds, String data) {
+        return "Wharf controller " + id + " ready at " + address + " (Raft " + raftAddress + ", peers " + peerIds
+                + ", data " + data + ")";
+    }
+
+    /** The controller address ("host:port") of a ready line, if it names one. */
+    public static Optional<String> controllerAddress(String line) {
+        return find(CONTROLLER, line);
     }
 
     /** The NameServer address ("host:port") of a ready line, if it names one. */

@@ -2,6 +2,7 @@ package dev.wharf.server;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.controller.ControllerConfig;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.namesrv.NameServerConfig;
 import dev.wharf.remoting.NettyServerConfig;
@@ -25,10 +26,16 @@ final class Servers {
     }
 
     static NameServer startNameServer(String bind, int port, Foreground foreground) throws CliException {
+        return startNameServer(bind, port, new NameServerConfig(), new ControllerConfig(), foreground);
+    }
+
+    /** A NameServer with its settings (and those of its embedded controller, if enableControllerInNamesrv). */
+    static NameServer startNameServer(String bind, int port, NameServerConfig config, ControllerConfig controller,
+                                      Foreground foreground) throws CliException {
         NettyServerConfig server = new NettyServerConfig();
         server.setListenPort(port);
         server.setBindAddress(bind);
-        NameServer nameServer = new NameServer(new NameServerConfig(), server);
+        NameServer nameServer = new NameServer(config, server, controller);
         try {
             nameServer.start();
         } catch (RuntimeException e) {

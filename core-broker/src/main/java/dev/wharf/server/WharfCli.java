@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         description = "Wharf, a RocketMQ-style message broker: run a NameServer, a broker or both, and administer them.",
         subcommands = {NameServerCommand.class, BrokerCommand.class, StandaloneCommand.class, AdminCommand.class,
+                ControllerServerCommand.class,
                 HelpCommand.class},
         footerHeading = "%nExamples:%n",
         footer = {"  wharf standalone",
@@ -60,7 +61,7 @@ public final class WharfCli implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-                "Missing command: give one of namesrv, broker, standalone or admin.");
+                "Missing command: give one of namesrv, broker, standalone, controller or admin.");
     }
 
     /** The version from the jar's manifest. */

@@ -95,6 +95,23 @@ class PackageDependencyTest {
     }
 
     @Test
+    void controllerUsesOnlyProtocolRemotingAndCommon() {
+        noClasses().that().resideInAPackage("dev.wharf.controller..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "dev.wharf.store..", "dev.wharf.broker..", "dev.wharf.namesrv..", "dev.wharf.client..",
+                        "dev.wharf.server..", "dev.wharf.filter..")
+                .allowEmptyShould(true)
+                .check(classes);
+        // a broker links only the client side: the server classes stay out of its way
+        noClasses().that().resideInAPackage("dev.wharf.controller.client..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "dev.wharf.controller", "dev.wharf.controller.state..", "dev.wharf.controller.elect..",
+                        "org.apache.ratis..")
+                .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    @Test
     void noCyclesBetweenTopLevelPackages() {
         slices().matching("dev.wharf.(*)..").should().beFreeOfCycles()
                 .allowEmptyShould(true)
