@@ -190,6 +190,11 @@ public final class Controller {
         return r != null && r.isLeaderReady();
     }
 
+    /** The replicated state as applied on this node, which may be behind the leader's (for checks and debugging). */
+    public java.util.List<dev.wharf.controller.state.GroupRecord> localGroups() {
+        return stateMachine.state().groups();
+    }
+
     public ControllerConfig config() {
         return config;
     }
