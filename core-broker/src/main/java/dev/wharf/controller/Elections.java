@@ -88,11 +88,15 @@ final class Elections {
                     + " has registered with the controller", null);
         }
         long now = clock.getAsLong();
-        if (g.everElected() && !livenessKnown()) {
+        ElectDecision d = policy.decide(g, id -> live.alive(brokerName, id, now), designated, requester);
+        // replacing the master because it was not heard from, not because an admin designated an alive replica
+        boolean judgesSomeoneDead = designated == ControllerHeaders.NO_BROKER
+                && (d.kind() == ElectDecision.Kind.NEW_MASTER || d.kind() == ElectDecision.Kind.NO_CANDIDATE);
+        if (g.everElected() && judgesSomeoneDead && !livenessKnown()) {
+            // a silent replica may just not have found this new leader yet
             return new Outcome(ResponseCode.CONTROLLER_ELECT_MASTER_FAILED, "the controller leader changed recently "
                     + "and is still learning which brokers are alive; retry in " + livenessKnownInMillis() + " ms", g);
         }
-        ElectDecision d = policy.decide(g, id -> live.alive(brokerName, id, now), designated, requester);
         switch (d.kind()) {
             case KEEP_MASTER:
                 return new Outcome(ResponseCode.CONTROLLER_MASTER_STILL_EXIST, "broker " + d.brokerId()

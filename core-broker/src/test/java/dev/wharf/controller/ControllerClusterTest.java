@@ -100,7 +100,7 @@ class ControllerClusterTest {
         try (RawBroker a = new RawBroker(addrs, "fail-a", "127.0.0.1:20001")) {
             a.register();
             a.beat();
-            BrokerGroupInfo first = RawBroker.group(a.electSelf());
+            BrokerGroupInfo first = a.becomeMaster();
             assertThat(first.masterBrokerId()).isEqualTo(a.brokerId);
             assertThat(first.masterEpoch()).isEqualTo(1);
             assertThat(first.syncStateSet()).containsExactly(a.brokerId);
@@ -156,7 +156,7 @@ class ControllerClusterTest {
              ControllerAdmin admin = new ControllerAdmin(addrs, 5_000)) {
             a.register();
             a.beat();
-            RawBroker.expect(a.electSelf(), ResponseCode.SUCCESS);
+            a.becomeMaster();
             b.register();
             b.maxOffset = 1_000_000; // even ahead of everyone, it is not in sync
             b.beat();
@@ -197,7 +197,7 @@ class ControllerClusterTest {
              ControllerAdmin admin = new ControllerAdmin(addrs, 5_000)) {
             a.register();
             a.beat();
-            BrokerGroupInfo g = RawBroker.group(a.electSelf());
+            BrokerGroupInfo g = a.becomeMaster();
             b.register();
             b.beat();
             RawBroker.expect(a.alter(g.masterEpoch(), g.syncStateSetEpoch(), List.of(a.brokerId, b.brokerId)),

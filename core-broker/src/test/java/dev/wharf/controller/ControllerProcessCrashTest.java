@@ -68,7 +68,7 @@ class ControllerProcessCrashTest {
             String leaderAddress = awaitLeader(admin, List.copyOf(nodes.values()));
             a.register();
             a.beat();
-            BrokerGroupInfo g = RawBroker.group(a.electSelf());
+            BrokerGroupInfo g = a.becomeMaster();
             b.register();
             b.beat();
             RawBroker.expect(a.alter(g.masterEpoch(), g.syncStateSetEpoch(), List.of(a.brokerId, b.brokerId)),

@@ -86,6 +86,19 @@ final class RawBroker implements AutoCloseable {
                 .writeHeader(new ElectMasterRequest(brokerName, brokerId, false)));
     }
 
+    /** Asks for an election and checks that this broker is master afterwards (elected now or already). */
+    BrokerGroupInfo becomeMaster() throws Exception {
+        RemotingCommand r = electSelf();
+        if (r.code() != ResponseCode.SUCCESS && r.code() != ResponseCode.CONTROLLER_MASTER_STILL_EXIST) {
+            expect(r, ResponseCode.SUCCESS);
+        }
+        BrokerGroupInfo g = group(r);
+        if (g.masterBrokerId() != brokerId) {
+            throw new AssertionError("broker " + brokerId + " is not master of " + brokerName + ": " + g);
+        }
+        return g;
+    }
+
     RemotingCommand alter(int masterEpoch, int setEpoch, List<Long> members) throws Exception {
         return call(() -> RemotingCommand.createRequest(RequestCode.CONTROLLER_ALTER_SYNC_STATE_SET)
                 .writeHeader(new AlterSyncStateSetRequest(brokerName, brokerId, masterEpoch))
