@@ -127,6 +127,8 @@ class ControllerClusterTest {
                 a.silence();
                 await().atMost(Duration.ofSeconds(10)).until(() -> b.isMaster());
                 long failover = System.currentTimeMillis() - silentAt;
+                System.out.printf("silent master replaced %d ms after its last heartbeat (timeout %d ms)%n", failover,
+                        ControllerNodes.HEARTBEAT_TIMEOUT);
                 assertThat(failover).as("failover after %d ms", failover)
                         .isBetween(ControllerNodes.HEARTBEAT_TIMEOUT - 500, ControllerNodes.HEARTBEAT_TIMEOUT + 4_000);
                 BrokerGroupInfo after = b.replicaInfo();
