@@ -59,7 +59,15 @@ public final class NameServer {
         if (config.isEnableControllerInNamesrv()) {
             controller = new Controller(controllerConfig);
             NettyRemotingServer s = server;
-            controller.startOn(server, s::localAddress);
+            try {
+                controller.startOn(server, s::localAddress);
+            } catch (RuntimeException e) {
+                controller.shutdown();
+                controller = null;
+                executor.shutdownNow();
+                server = null;
+                throw e;
+            }
         }
         Controller embedded = controller;
         server.setChannelEventListener(new ChannelEventListener() {

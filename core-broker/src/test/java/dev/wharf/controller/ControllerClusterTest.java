@@ -143,6 +143,11 @@ class ControllerClusterTest {
                 a.beat();
                 RawBroker.expect(a.electSelf(), ResponseCode.CONTROLLER_MASTER_STILL_EXIST);
                 assertThat(b.replicaInfo().masterEpoch()).isEqualTo(2);
+                // once caught up, the new master takes it back into the set through its client
+                var grown = b.alterSyncStateSet(Set.of(b.brokerId(), a.brokerId));
+                assertThat(grown.members()).containsExactlyInAnyOrder(a.brokerId, b.brokerId());
+                assertThat(b.syncStateSetEpoch()).isEqualTo(grown.epoch());
+                assertThat(b.syncStateSet()).containsExactlyInAnyOrder(a.brokerId, b.brokerId());
             } finally {
                 b.shutdown();
             }

@@ -25,6 +25,14 @@ class ReadyLineTest {
     }
 
     @Test
+    void theControllerLineNamesItsClientAddress() {
+        String line = ReadyLine.controller("n0", "127.0.0.1:9878", "127.0.0.1:9870", "n0,n1,n2", "/c0");
+        assertThat(ReadyLine.controllerAddress(line)).contains("127.0.0.1:9878");
+        assertThat(ReadyLine.nameServerAddress(line)).isEmpty();
+        assertThat(ReadyLine.brokerAddress(line)).isEmpty();
+    }
+
+    @Test
     void otherLinesHaveNoAddresses() {
         assertThat(ReadyLine.nameServerAddress("2026-11-29 INFO NameServer at 1.2.3.4:5 listening")).isEmpty();
         assertThat(ReadyLine.brokerAddress(null)).isEmpty();

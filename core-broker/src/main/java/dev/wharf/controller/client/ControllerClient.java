@@ -318,7 +318,11 @@ public final class ControllerClient implements AutoCloseable {
             syncStateSet = set;
             syncStateSetEpoch = setEpoch;
             if (epoch > 0 || master != ControllerHeaders.NO_BROKER) {
-                listenerThread.execute(() -> tell(master, address, epoch, set));
+                try {
+                    listenerThread.execute(() -> tell(master, address, epoch, set));
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    log.debug("Role change of {} at epoch {} arrived after shutdown", brokerName, epoch);
+                }
             }
         } else if (epoch == masterEpoch && setEpoch > syncStateSetEpoch) {
             syncStateSet = set;
