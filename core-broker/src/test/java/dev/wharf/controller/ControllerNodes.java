@@ -53,7 +53,7 @@ final class ControllerNodes implements AutoCloseable {
         c.setControllerStorePath(data.toString());
         c.setControllerHeartBeatTimeoutMills(HEARTBEAT_TIMEOUT);
         c.setScanNotActiveBrokerInterval(200);
-        c.setControllerElectionTimeoutMillis(500);
+        c.setControllerElectionTimeoutMillis(1_000);
         c.setControllerSnapshotThreshold(20);
         return c;
     }

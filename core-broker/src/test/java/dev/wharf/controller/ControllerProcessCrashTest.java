@@ -57,7 +57,7 @@ class ControllerProcessCrashTest {
                 + ",n2=127.0.0.1:" + ControllerNodes.freePort();
         Path conf = dir.resolve("controller.conf");
         Files.writeString(conf, "controllerHeartBeatTimeoutMills=" + ControllerNodes.HEARTBEAT_TIMEOUT + "\n"
-                + "scanNotActiveBrokerInterval=200\ncontrollerElectionTimeoutMillis=500\n"
+                + "scanNotActiveBrokerInterval=200\ncontrollerElectionTimeoutMillis=1000\n"
                 + "controllerSnapshotThreshold=20\n");
         List.of("n0", "n1", "n2").parallelStream().forEach(id -> start(id, conf));
         String addrs = String.join(";", nodes.values().stream().map(Node::address).toList());

@@ -42,7 +42,7 @@ final class RawBroker implements AutoCloseable {
         this.brokerName = brokerName;
         this.address = address;
         remoting.start();
-        invoker = new ControllerInvoker(remoting, ControllerInvoker.parseAddresses(controllerAddr), 10_000);
+        invoker = new ControllerInvoker(remoting, ControllerInvoker.parseAddresses(controllerAddr), 20_000);
         beats = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("raw-beat-" + address));
     }
 
