@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
+import dev.wharf.common.util.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,9 @@ public final class SendMessageProcessor implements RequestProcessor {
 
     private static final Logger log = LoggerFactory.getLogger(SendMessageProcessor.class);
     private static final byte[] EMPTY = new byte[0];
+
+    /** A failing store fails every send: one line per interval, not one per message. */
+    private final RateLimitedLog warnings = RateLimitedLog.of(log);
 
     private final String brokerName;
     private final MessageStore store;
@@ -127,7 +131,8 @@ public final class SendMessageProcessor implements RequestProcessor {
         store.asyncPutMessage(msg).whenComplete((result, failure) -> {
             RemotingCommand response;
             if (failure != null) {
-                log.warn("Storing a message of topic {} failed: {}", msg.getTopic(), failure.toString());
+                warnings.warn("store-failed", "Storing a message of topic {} failed: {}", msg.getTopic(),
+                        failure.toString());
                 response = ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR,
                         "The broker could not store the message: " + failure.getMessage());
             } else {
