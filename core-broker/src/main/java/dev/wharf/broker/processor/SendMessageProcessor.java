@@ -9,6 +9,7 @@ import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageId;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageRecord;
+import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.common.message.Tags;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
@@ -88,6 +89,9 @@ public final class SendMessageProcessor implements RequestProcessor {
             if (error == null) {
                 error = MessageChecks.checkEncodedProperties(header.properties());
             }
+            if (error == null && compressed(header) && request.body() != null) {
+                error = MessageChecks.checkCompressedBody(request.body(), store.config().getMaxMessageSize());
+            }
             if (error != null) {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, error);
             }
@@ -166,6 +170,10 @@ public final class SendMessageProcessor implements RequestProcessor {
             if (error == null) {
                 error = MessageChecks.checkEncodedProperties(entry.properties());
             }
+            if (error == null && compressed(header)) {
+                // the header's flags are stored with every entry, so each entry must inflate within the limit
+                error = MessageChecks.checkCompressedBody(entry.body(), maxMessageSize);
+            }
             if (error != null) {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL,
                         "Message " + (i + 1) + " of the batch: " + error);
@@ -185,6 +193,10 @@ public final class SendMessageProcessor implements RequestProcessor {
         }
         PutMessageResult result = store.putMessages(batch);
         return respond(request, result, batch.get(0), batch);
+    }
+
+    private static boolean compressed(SendMessageRequest header) {
+        return (header.sysFlag() & MessageSysFlag.COMPRESSED) != 0;
     }
 
     private MessageExtBrokerInner build(SendMessageRequest header, int queueId, int flag, byte[] body,

@@ -1,5 +1,6 @@
 package dev.wharf.common.util;
 
+import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,6 +16,9 @@ import org.slf4j.Logger;
  * <p>The key names the kind of event (its cause), not the peer, so that a flood from many peers is also
  * bounded. Keys are capped: beyond {@link #MAX_KEYS} distinct keys, events share one overflow key.
  *
+ * <p>Arguments are formatted as by SLF4J; pass a cause as {@code e.toString()}, not as a trailing
+ * {@link Throwable} (the suppressed count is appended after the last argument).
+ *
  * <p>Thread-safe and lock-free; a suppressed event costs a map lookup and two atomic operations.
  */
 public final class RateLimitedLog {
@@ -25,6 +29,8 @@ public final class RateLimitedLog {
     public static final String OVERFLOW_KEY = "other";
     /** The interval used by {@link #of(Logger)}. */
     public static final long DEFAULT_INTERVAL_SECONDS = 10;
+
+    private static final String SUPPRESSED = " ({} more like this suppressed)";
 
     private final Logger log;
     private final long intervalNanos;
@@ -70,24 +76,53 @@ public final class RateLimitedLog {
         if (!log.isWarnEnabled()) {
             return false;
         }
+        long held = admit(key);
+        if (held < 0) {
+            return false;
+        }
+        if (held == 0) {
+            log.warn(format, args);
+        } else {
+            log.warn(format + SUPPRESSED, withCount(args, held));
+        }
+        return true;
+    }
+
+    /** As {@link #warn}, at ERROR: for events that lose something (a message that cannot be delivered). */
+    public boolean error(String key, String format, Object... args) {
+        if (!log.isErrorEnabled()) {
+            return false;
+        }
+        long held = admit(key);
+        if (held < 0) {
+            return false;
+        }
+        if (held == 0) {
+            log.error(format, args);
+        } else {
+            log.error(format + SUPPRESSED, withCount(args, held));
+        }
+        return true;
+    }
+
+    /** The events of the key held back since its last line, or -1 when this one is to be held back too. */
+    private long admit(String key) {
         long now = nanoClock.getAsLong();
         Window window = window(key, now);
         long next = window.nextLineNanos.get();
         if (now - next < 0 || !window.nextLineNanos.compareAndSet(next, now + intervalNanos)) {
             window.held.incrementAndGet();
             suppressed.incrementAndGet();
-            return false;
+            return -1;
         }
-        long held = window.held.getAndSet(0);
         written.incrementAndGet();
-        if (held == 0) {
-            log.warn(format, args);
-        } else {
-            Object[] withCount = java.util.Arrays.copyOf(args, args.length + 1);
-            withCount[args.length] = held;
-            log.warn(format + " ({} more like this suppressed)", withCount);
-        }
-        return true;
+        return window.held.getAndSet(0);
+    }
+
+    private static Object[] withCount(Object[] args, long held) {
+        Object[] out = Arrays.copyOf(args, args.length + 1);
+        out[args.length] = held;
+        return out;
     }
 
     private Window window(String key, long now) {
