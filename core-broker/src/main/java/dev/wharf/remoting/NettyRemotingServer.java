@@ -72,10 +72,11 @@ public final class NettyRemotingServer {
         if (state != State.NEW) {
             throw new IllegalStateException("a remoting server can be started once; this one is " + state);
         }
-        if (config.getMaxPartialFrameBytes() < config.getMaxFrameLength()) {
+        if (config.getMaxPartialFrameBytes() < 2L * config.getMaxFrameLength()) {
+            // the buffer of a frame grows ahead of its bytes, up to twice its size
             throw new IllegalArgumentException("maxPartialFrameBytes (" + config.getMaxPartialFrameBytes()
-                    + ") is smaller than maxFrameLength (" + config.getMaxFrameLength() + "), so a frame of the"
-                    + " largest size could never arrive; raise maxPartialFrameBytes or lower maxFrameLength");
+                    + ") is smaller than twice maxFrameLength (2 x " + config.getMaxFrameLength() + "), so a frame"
+                    + " of the largest size might never arrive; raise maxPartialFrameBytes or lower maxFrameLength");
         }
         frameBudget = new PartialFrameBudget(config.getMaxPartialFrameBytes(), "maxPartialFrameBytes",
                 RateLimitedLog.of(log));
@@ -128,7 +129,10 @@ public final class NettyRemotingServer {
         return (InetSocketAddress) serverChannel.localAddress();
     }
 
-    /** Bytes of unfinished frames its connections hold now (bounded by maxPartialFrameBytes); 0 before start. */
+    /**
+     * Bytes of buffers holding unfinished frames of its connections now (bounded by maxPartialFrameBytes); 0 before
+     * start.
+     */
     public long partialFrameBytes() {
         PartialFrameBudget budget = frameBudget;
         return budget == null ? 0 : budget.heldBytes();

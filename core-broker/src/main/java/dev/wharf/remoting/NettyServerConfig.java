@@ -51,10 +51,11 @@ public class NettyServerConfig extends NettyEndpointConfig {
     }
 
     /**
-     * The most bytes of unfinished frames all connections may hold together; when they would hold more, the
-     * connections holding the most are closed (one log line each). By default a quarter of the direct memory
-     * the JVM may use, between two default-sized frames and 256 MiB. Keep it at least {@code maxFrameLength},
-     * else no frame of that size could arrive; raise it when many clients send large messages at once.
+     * The most bytes of buffers holding unfinished frames all connections may keep together; when they would
+     * keep more, the connections holding the most are closed (one log line each). By default a quarter of the
+     * direct memory the JVM may use, between two default-sized frames and 256 MiB. It must be at least twice
+     * {@code maxFrameLength} (a frame's buffer grows ahead of its bytes); raise it when many clients send large
+     * messages at once.
      */
     public long getMaxPartialFrameBytes() {
         return maxPartialFrameBytes;

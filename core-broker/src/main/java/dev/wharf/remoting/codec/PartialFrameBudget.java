@@ -16,6 +16,10 @@ import org.slf4j.LoggerFactory;
  * log line each, until the total is back under the limit. The largest holders go first so that a client in the
  * middle of one ordinary message is the last to be hit by a flood of huge unfinished ones.
  *
+ * <p>Accounts hold the capacity of the buffers that keep unfinished frames, not just the bytes received: Netty
+ * grows a buffer ahead of its data (to the next power of two, or by 4 MiB steps above 4 MiB), and that is
+ * the memory the frames really take.
+ *
  * <p>One connection alone never holds more than one unfinished frame, so {@code maxFrameLength} bounds it; this
  * budget bounds them all. Thread-safe: accounts are updated from every I/O thread.
  */

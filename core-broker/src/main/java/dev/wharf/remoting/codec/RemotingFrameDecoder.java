@@ -128,10 +128,14 @@ public class RemotingFrameDecoder extends LengthFieldBasedFrameDecoder {
         return totalLength;
     }
 
-    /** Every complete frame of the read was passed on: what is left is one unfinished frame. */
+    /**
+     * Every complete frame of the read was passed on: what is left is one unfinished frame. The budget is
+     * charged the capacity of the buffer holding it, the memory really kept (Netty grows it ahead of the data).
+     */
     private void afterRead(ChannelHandlerContext ctx) {
-        long held = internalBuffer().readableBytes();
-        account.hold(held);
+        ByteBuf buffer = internalBuffer();
+        long held = buffer.readableBytes();
+        account.hold(held == 0 ? 0 : buffer.capacity());
         if (account.closed()) {
             // the budget was exhausted and this connection held the most: the budget closed it
             broken = true;
