@@ -31,6 +31,15 @@ class ConfigFileReaderTest {
     }
 
     @Test
+    void theFrameLimitsAreBrokerSettings() throws Exception {
+        Path file = dir.resolve("broker.conf");
+        Files.writeString(file, "maxPartialFrameBytes=67108864\npartialFrameTimeoutMillis=5000\n");
+        BrokerSettings settings = BrokerSettings.load(file);
+        assertThat(settings.netty().getMaxPartialFrameBytes()).isEqualTo(64L * 1024 * 1024);
+        assertThat(settings.netty().getPartialFrameTimeoutMillis()).isEqualTo(5000);
+    }
+
+    @Test
     void aDuplicateAfterAContinuedLineCountsNaturalLines() {
         String text = "listenPort=1\\\n   0911\nbrokerName=a\nlisten\\\n  Port=10922\n";
         assertThatThrownBy(() -> ConfigFileReader.parse(text, "test"))
