@@ -3,6 +3,7 @@ package dev.wharf.broker.processor;
 import dev.wharf.broker.ack.AckService;
 import dev.wharf.broker.group.SubscriptionGroupManager;
 import dev.wharf.broker.topic.TopicConfigManager;
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
@@ -13,7 +14,6 @@ import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RequestProcessor;
 import dev.wharf.store.MessageStore;
 import java.util.concurrent.CompletableFuture;
-import dev.wharf.common.util.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,7 +89,8 @@ public final class AckMessageProcessor implements RequestProcessor {
             return ProcessorSupport.answer(request, ResponseCode.SUCCESS, logged.join() + " changed");
         } catch (RuntimeException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            warnings.warn("not-logged", "{} could not be logged: {}", RequestCode.name(request.code()), cause.getMessage());
+            warnings.warn("not-logged", "{} could not be logged: {}", RequestCode.name(request.code()),
+                    cause.getMessage());
             return ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR, cause.getMessage());
         }
     }

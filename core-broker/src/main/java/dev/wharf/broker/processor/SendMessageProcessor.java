@@ -11,6 +11,7 @@ import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageRecord;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.common.message.Tags;
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
@@ -30,7 +31,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
-import dev.wharf.common.util.RateLimitedLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
