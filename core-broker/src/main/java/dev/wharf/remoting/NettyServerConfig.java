@@ -63,7 +63,8 @@ public class NettyServerConfig extends NettyEndpointConfig {
 
     public void setMaxPartialFrameBytes(long maxPartialFrameBytes) {
         if (maxPartialFrameBytes < 1024) {
-            throw new IllegalArgumentException("maxPartialFrameBytes must be at least 1024, got " + maxPartialFrameBytes);
+            throw new IllegalArgumentException("maxPartialFrameBytes must be at least 1024, got "
+                    + maxPartialFrameBytes);
         }
         this.maxPartialFrameBytes = maxPartialFrameBytes;
     }

@@ -86,8 +86,8 @@ final class RequestDispatcher {
             log.debug("Bad header in {} from {}: {}", request.describe(), channel.remoteAddress(), e.getMessage());
             response = request.newResponse(ResponseCode.REQUEST_HEADER_INVALID, e.getMessage());
         } catch (Throwable t) {
-            warnings.warn("failed:" + request.code() + ":" + t.getClass().getName(), "Processor of {} from {} failed: {}",
-                    request.describe(), channel.remoteAddress(), t.toString());
+            warnings.warn("failed:" + request.code() + ":" + t.getClass().getName(),
+                    "Processor of {} from {} failed: {}", request.describe(), channel.remoteAddress(), t.toString());
             log.debug("Processor failure detail", t);
             String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
             response = request.newResponse(ResponseCode.SYSTEM_ERROR, message);
