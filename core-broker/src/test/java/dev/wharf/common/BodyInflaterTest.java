@@ -7,43 +7,21 @@ import com.sun.management.ThreadMXBean;
 import dev.wharf.common.message.BodyInflater;
 import dev.wharf.common.message.BodyInflater.BodyInflateException;
 import dev.wharf.common.message.MessageDecoder;
-import java.io.ByteArrayOutputStream;
+import java.io.ByteArrayInputStream;
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Random;
-import java.util.zip.Deflater;
+import java.util.zip.InflaterInputStream;
 import org.junit.jupiter.api.Test;
 
 class BodyInflaterTest {
 
     private static final int MIB = 1024 * 1024;
 
-    /** zlib stream of {@code size} zero bytes, built in chunks. */
-    private static byte[] zeros(long size) {
-        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] chunk = new byte[MIB];
-        byte[] buffer = new byte[64 * 1024];
-        try {
-            for (long fed = 0; fed < size; fed += chunk.length) {
-                deflater.setInput(chunk, 0, (int) Math.min(chunk.length, size - fed));
-                while (!deflater.needsInput()) {
-                    out.write(buffer, 0, deflater.deflate(buffer));
-                }
-            }
-            deflater.finish();
-            while (!deflater.finished()) {
-                out.write(buffer, 0, deflater.deflate(buffer));
-            }
-            return out.toByteArray();
-        } finally {
-            deflater.end();
-        }
-    }
-
     @Test
     void aBombStopsAtTheLimitWithoutAllocatingWhatItClaims() {
-        byte[] bomb = zeros(512L * MIB);
+        byte[] bomb = ZlibBombs.zeros(1024);
+        assertThat(bomb.length).as("1 GiB stored in about 1 MB").isLessThan(2 * MIB);
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         long before = threads.getCurrentThreadAllocatedBytes();
         assertThat(BodyInflater.inflatedLength(bomb, 4 * MIB)).isEqualTo(BodyInflater.TOO_LARGE);
@@ -52,6 +30,14 @@ class BodyInflaterTest {
                 .hasMessageContaining("inflates to more than 4194304 bytes");
         long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         assertThat(allocated).isLessThan(32L * MIB);
+    }
+
+    @Test
+    void theTestBombsAreValidZlibStreams() throws Exception {
+        byte[] bomb = ZlibBombs.zeros(8);
+        byte[] inflated = new InflaterInputStream(new ByteArrayInputStream(bomb)).readAllBytes();
+        assertThat(inflated).hasSize(8 * MIB).containsOnly(0);
+        assertThat(BodyInflater.inflatedLength(bomb, 8 * MIB)).isEqualTo(8 * MIB);
     }
 
     @Test

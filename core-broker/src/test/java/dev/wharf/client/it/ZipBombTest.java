@@ -13,6 +13,7 @@ import dev.wharf.client.consumer.PullConsumer;
 import dev.wharf.client.consumer.PullResult;
 import dev.wharf.client.consumer.PushConsumer;
 import dev.wharf.client.producer.Producer;
+import dev.wharf.common.ZlibBombs;
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
@@ -22,7 +23,6 @@ import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import dev.wharf.store.MessageExtBrokerInner;
 import dev.wharf.store.PutMessageStatus;
-import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -30,7 +30,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.zip.Deflater;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -53,29 +52,6 @@ class ZipBombTest {
     void stop() {
         if (cluster != null) {
             cluster.close();
-        }
-    }
-
-    /** zlib stream of {@code size} zero bytes, built in chunks so the test never holds the inflated bytes. */
-    static byte[] zeros(long size) {
-        Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        byte[] chunk = new byte[MIB];
-        byte[] buffer = new byte[64 * 1024];
-        try {
-            for (long fed = 0; fed < size; fed += chunk.length) {
-                deflater.setInput(chunk, 0, (int) Math.min(chunk.length, size - fed));
-                while (!deflater.needsInput()) {
-                    out.write(buffer, 0, deflater.deflate(buffer));
-                }
-            }
-            deflater.finish();
-            while (!deflater.finished()) {
-                out.write(buffer, 0, deflater.deflate(buffer));
-            }
-            return out.toByteArray();
-        } finally {
-            deflater.end();
         }
     }
 
@@ -110,7 +86,7 @@ class ZipBombTest {
         cluster.track(producer::shutdown);
         producer.send(new Message("stored-bomb", "before".getBytes(StandardCharsets.UTF_8)));
         // a 1 GiB body stored as ~1 MiB, written past the send check as a record from an older broker would be
-        byte[] bomb = zeros(1024L * MIB);
+        byte[] bomb = ZlibBombs.zeros(1024);
         assertThat(bomb.length).isLessThan(2 * MIB);
         MessageExtBrokerInner stored = new MessageExtBrokerInner();
         stored.setTopic("stored-bomb");
