@@ -55,6 +55,26 @@ class RateLimitedLogTest {
     }
 
     @Test
+    void countsStillPendingWhenAFloodStopsAreFlushedOnceTheIntervalPassed() {
+        for (int i = 0; i < 500; i++) {
+            log.warn("closed", "closing {}", "peer-" + i);
+        }
+        log.flush();
+        assertThat(appender.list).hasSize(1);
+
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(10));
+        log.flush();
+        log.flush();
+        assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly("closing peer-0", "closing peer-499 (498 more like this suppressed)");
+        assertThat(log.linesWritten() + log.linesSuppressed()).isEqualTo(500);
+
+        clock.addAndGet(TimeUnit.SECONDS.toNanos(10));
+        log.flush();
+        assertThat(appender.list).as("nothing pending, nothing written").hasSize(2);
+    }
+
+        @Test
     void keysAreLimitedIndependentlyAndErrorsKeepTheirLevel() {
         log.warn("a", "first a");
         log.warn("b", "first b");
