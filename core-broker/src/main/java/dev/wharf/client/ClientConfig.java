@@ -31,6 +31,7 @@ public class ClientConfig {
     private int persistConsumerOffsetInterval = 5_000;
     private int mqClientApiTimeout = 3_000;
     private int clientCallbackExecutorThreads = Runtime.getRuntime().availableProcessors();
+    private int maxMessageSize = 4 * 1024 * 1024;
 
     /**
      * NameServer addresses, {@code "host:port;host:port"}; a client fails over between them. Defaults to the system
@@ -131,6 +132,20 @@ public class ClientConfig {
         this.clientCallbackExecutorThreads = atLeast("clientCallbackExecutorThreads", clientCallbackExecutorThreads, 1);
     }
 
+    /**
+     * Largest message body this client accepts from a broker once decompressed (default 4 MiB, the brokers'
+     * default maxMessageSize). A compressed body is inflated only up to this size: one that would grow beyond it
+     * (a "zip bomb", or a message stored under a larger broker limit) is reported and skipped, never inflated in
+     * full. Keep it at least the brokers' maxMessageSize. Read when the client instance starts.
+     */
+    public int getMaxMessageSize() {
+        return maxMessageSize;
+    }
+
+    public void setMaxMessageSize(int maxMessageSize) {
+        this.maxMessageSize = atLeast("maxMessageSize", maxMessageSize, 1);
+    }
+
     /** {@code clientIP@instanceName}, with the process id for the default instance name. */
     public String buildClientId() {
         String name = DEFAULT_INSTANCE_NAME.equals(instanceName)
@@ -149,6 +164,7 @@ public class ClientConfig {
         c.persistConsumerOffsetInterval = persistConsumerOffsetInterval;
         c.mqClientApiTimeout = mqClientApiTimeout;
         c.clientCallbackExecutorThreads = clientCallbackExecutorThreads;
+        c.maxMessageSize = maxMessageSize;
         return c;
     }
 

@@ -1,5 +1,6 @@
 package dev.wharf.remoting;
 
+import dev.wharf.common.util.RateLimitedLog;
 import io.netty.util.HashedWheelTimer;
 import io.netty.util.Timeout;
 import io.netty.util.TimerTask;
@@ -9,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the outbound invocations of one endpoint (server or client) share: a timer wheel that expires
@@ -26,6 +28,9 @@ final class InvokeSupport {
     private final Semaphore onewayPermits;
     private final int asyncPermitCount;
     private final int onewayPermitCount;
+    /** Write failures come with every response of a failing connection: rate-limited per endpoint. */
+    private final RateLimitedLog writeWarnings =
+            RateLimitedLog.of(LoggerFactory.getLogger(NettyRemotingChannel.class));
 
     InvokeSupport(String name, NettyEndpointConfig config) {
         this.timer = new HashedWheelTimer(RemotingExecutors.threadFactory(name + "-timer"), TICK_MILLIS,
@@ -39,6 +44,11 @@ final class InvokeSupport {
         this.onewayPermitCount = config.getOnewaySemaphoreValue();
         this.asyncPermits = new Semaphore(asyncPermitCount);
         this.onewayPermits = new Semaphore(onewayPermitCount);
+    }
+
+    /** The endpoint's limiter for write-failure lines of its connections. */
+    RateLimitedLog writeWarnings() {
+        return writeWarnings;
     }
 
     /** Schedules a timeout; null if the timer is stopped (the endpoint is shutting down). */

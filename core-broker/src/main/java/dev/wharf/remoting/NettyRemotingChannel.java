@@ -97,8 +97,8 @@ final class NettyRemotingChannel implements RemotingChannel {
         channel.writeAndFlush(response).addListener(future -> {
             if (!future.isSuccess()) {
                 if (channel.isActive()) {
-                    log.warn("Failed to write {} (opaque {}) to {}: {}", response.describe(), response.opaque(),
-                            remoteAddress(), future.cause().toString());
+                    invoke.writeWarnings().warn("response", "Failed to write {} (opaque {}) to {}: {}",
+                            response.describe(), response.opaque(), remoteAddress(), future.cause().toString());
                 } else {
                     log.debug("Dropped {} (opaque {}) for {}: the connection closed", response.describe(),
                             response.opaque(), remoteAddress());
@@ -186,8 +186,8 @@ final class NettyRemotingChannel implements RemotingChannel {
         channel.writeAndFlush(request).addListener(future -> {
             permits.release();
             if (!future.isSuccess()) {
-                log.warn("Failed to send one-way {} to {}: {}", request.describe(), remoteAddress(),
-                        future.cause().toString());
+                invoke.writeWarnings().warn("oneway", "Failed to send one-way {} to {}: {}", request.describe(),
+                        remoteAddress(), future.cause().toString());
             }
             releaseBody(request);
         });

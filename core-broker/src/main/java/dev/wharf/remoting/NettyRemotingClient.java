@@ -2,6 +2,7 @@ package dev.wharf.remoting;
 
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
+import dev.wharf.remoting.codec.PartialFrameBudget;
 import dev.wharf.remoting.exception.RemotingConnectException;
 import dev.wharf.remoting.exception.RemotingException;
 import dev.wharf.remoting.exception.RemotingTimeoutException;
@@ -94,7 +95,8 @@ public final class NettyRemotingClient {
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, false)
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, config.getConnectTimeoutMillis())
-                .handler(new RemotingChannelInitializer(config, invoke, dispatcher, events, channels));
+                .handler(new RemotingChannelInitializer(config, invoke, dispatcher, events, channels,
+                        PartialFrameBudget.unlimited()));
         if (config.getSocketSndBufSize() > 0) {
             bootstrap.option(ChannelOption.SO_SNDBUF, config.getSocketSndBufSize());
         }

@@ -1,6 +1,8 @@
 package dev.wharf.remoting;
 
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.remoting.codec.ChannelAddress;
+import dev.wharf.remoting.codec.PartialFrameBudget;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -40,6 +42,7 @@ public final class NettyRemotingServer {
     private EventLoopGroup bossGroup;
     private EventLoopGroup ioGroup;
     private Channel serverChannel;
+    private volatile PartialFrameBudget frameBudget;
 
     public NettyRemotingServer(NettyServerConfig config) {
         this.config = Objects.requireNonNull(config, "config");
@@ -69,6 +72,14 @@ public final class NettyRemotingServer {
         if (state != State.NEW) {
             throw new IllegalStateException("a remoting server can be started once; this one is " + state);
         }
+        if (config.getMaxPartialFrameBytes() < 2L * config.getMaxFrameLength()) {
+            // the buffer of a frame grows ahead of its bytes, up to twice its size
+            throw new IllegalArgumentException("maxPartialFrameBytes (" + config.getMaxPartialFrameBytes()
+                    + ") is smaller than twice maxFrameLength (2 x " + config.getMaxFrameLength() + "), so a frame"
+                    + " of the largest size might never arrive; raise maxPartialFrameBytes or lower maxFrameLength");
+        }
+        frameBudget = new PartialFrameBudget(config.getMaxPartialFrameBytes(), "maxPartialFrameBytes",
+                RateLimitedLog.of(log));
         Transport transport = Transport.select(config.isUseEpoll());
         invoke = new InvokeSupport(NAME, config);
         bossGroup = transport.newEventLoopGroup(1, NAME + "-boss");
@@ -80,7 +91,8 @@ public final class NettyRemotingServer {
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, false)
-                .childHandler(new RemotingChannelInitializer(config, invoke, dispatcher, events, channels));
+                .childHandler(new RemotingChannelInitializer(config, invoke, dispatcher, events, channels,
+                        frameBudget));
         if (config.getSocketSndBufSize() > 0) {
             bootstrap.childOption(ChannelOption.SO_SNDBUF, config.getSocketSndBufSize());
         }
@@ -115,6 +127,21 @@ public final class NettyRemotingServer {
             throw new IllegalStateException("the remoting server is " + state + ", not listening; call start() first");
         }
         return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /**
+     * Bytes of buffers holding unfinished frames of its connections now (bounded by maxPartialFrameBytes); 0 before
+     * start.
+     */
+    public long partialFrameBytes() {
+        PartialFrameBudget budget = frameBudget;
+        return budget == null ? 0 : budget.heldBytes();
+    }
+
+    /** Connections closed so far because unfinished frames exhausted maxPartialFrameBytes. */
+    public long partialFrameEvictions() {
+        PartialFrameBudget budget = frameBudget;
+        return budget == null ? 0 : budget.evictions();
     }
 
     /** Connections currently open. */

@@ -1,5 +1,6 @@
 package dev.wharf.remoting;
 
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.protocol.RemotingCommand;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
@@ -21,6 +22,8 @@ final class RemotingChannelHandler extends ChannelInboundHandlerAdapter {
 
     private static final Logger log = LoggerFactory.getLogger(RemotingChannelHandler.class);
 
+    /** Peers can provoke errors as often as they connect: one line per kind of error per interval. */
+    private final RateLimitedLog warnings = RateLimitedLog.of(log);
     private final RequestDispatcher dispatcher;
     private final ChannelEventDispatcher events;
     private final int idleSeconds;
@@ -78,7 +81,8 @@ final class RemotingChannelHandler extends ChannelInboundHandlerAdapter {
             // Resets and broken pipes are how peers usually leave; not worth a WARN each.
             log.debug("Closing connection {} after an I/O error: {}", channel.remoteAddress(), cause.toString());
         } else {
-            log.warn("Closing connection {} after an error: {}", channel.remoteAddress(), cause.toString());
+            warnings.warn("error:" + cause.getClass().getName(), "Closing connection {} after an error: {}",
+                    channel.remoteAddress(), cause.toString());
         }
         events.exception(channel, cause);
         ctx.close();

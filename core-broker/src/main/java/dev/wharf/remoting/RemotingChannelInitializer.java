@@ -1,7 +1,9 @@
 package dev.wharf.remoting;
 
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.remoting.codec.RemotingCommandDecoder;
 import dev.wharf.remoting.codec.RemotingCommandEncoder;
+import dev.wharf.remoting.codec.PartialFrameBudget;
 import dev.wharf.remoting.codec.RemotingFrameDecoder;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler.Sharable;
@@ -9,6 +11,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.handler.timeout.IdleStateHandler;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the pipeline of every connection of an endpoint, server or client alike:
@@ -27,10 +30,14 @@ final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
     private final RemotingCommandDecoder commandDecoder = new RemotingCommandDecoder();
     private final RemotingCommandEncoder commandEncoder = new RemotingCommandEncoder();
     private final RemotingChannelHandler handler;
+    private final PartialFrameBudget frameBudget;
+    private final RateLimitedLog frameWarnings = RateLimitedLog.of(LoggerFactory.getLogger(RemotingFrameDecoder.class));
 
+    /** @param frameBudget the bytes of unfinished frames all connections of the endpoint may hold together */
     RemotingChannelInitializer(NettyEndpointConfig config, InvokeSupport invoke, RequestDispatcher dispatcher,
-                               ChannelEventDispatcher events, ChannelGroup channels) {
+                               ChannelEventDispatcher events, ChannelGroup channels, PartialFrameBudget frameBudget) {
         this.config = config;
+        this.frameBudget = frameBudget;
         this.invoke = invoke;
         this.channels = channels;
         this.handler = new RemotingChannelHandler(dispatcher, events, config.getChannelMaxIdleTimeSeconds());
@@ -44,7 +51,8 @@ final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
         if (config.getChannelMaxIdleTimeSeconds() > 0) {
             pipeline.addLast("idle", new IdleStateHandler(0, 0, config.getChannelMaxIdleTimeSeconds()));
         }
-        pipeline.addLast("frameDecoder", new RemotingFrameDecoder(config.getMaxFrameLength()));
+        pipeline.addLast("frameDecoder", new RemotingFrameDecoder(config.getMaxFrameLength(), frameBudget,
+                config.getPartialFrameTimeoutMillis(), frameWarnings));
         pipeline.addLast("commandDecoder", commandDecoder);
         pipeline.addLast("commandEncoder", commandEncoder);
         pipeline.addLast("handler", handler);

@@ -1,5 +1,6 @@
 package dev.wharf.remoting;
 
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RemotingCommandException;
 import dev.wharf.protocol.header.HeaderException;
@@ -10,7 +11,6 @@ import io.netty.util.collection.IntObjectMap;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +26,6 @@ final class RequestDispatcher {
     static final String OVERLOAD_REMARK = "[OVERLOAD] broker busy, try later";
 
     private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
-    private static final long OVERLOAD_LOG_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private record Registration(RequestProcessor processor, ExecutorService executor) {
     }
@@ -34,7 +33,8 @@ final class RequestDispatcher {
     private volatile IntObjectMap<Registration> processors = new IntObjectHashMap<>();
     private volatile Registration defaultProcessor;
     private final AtomicLong overloaded = new AtomicLong();
-    private final AtomicLong nextOverloadLog = new AtomicLong(System.nanoTime());
+    /** Refusals and processor failures can come at the request rate: one line per kind per interval. */
+    private final RateLimitedLog warnings = RateLimitedLog.of(log);
 
     synchronized void register(int code, RequestProcessor processor, ExecutorService executor) {
         IntObjectMap<Registration> copy = new IntObjectHashMap<>(processors.size() + 1);
@@ -78,7 +78,7 @@ final class RequestDispatcher {
         }
     }
 
-    private static void process(RequestProcessor processor, NettyRemotingChannel channel, RemotingCommand request) {
+    private void process(RequestProcessor processor, NettyRemotingChannel channel, RemotingCommand request) {
         RemotingCommand response;
         try {
             response = processor.process(channel, request);
@@ -86,7 +86,8 @@ final class RequestDispatcher {
             log.debug("Bad header in {} from {}: {}", request.describe(), channel.remoteAddress(), e.getMessage());
             response = request.newResponse(ResponseCode.REQUEST_HEADER_INVALID, e.getMessage());
         } catch (Throwable t) {
-            log.warn("Processor of {} from {} failed: {}", request.describe(), channel.remoteAddress(), t.toString());
+            warnings.warn("failed:" + request.code() + ":" + t.getClass().getName(),
+                    "Processor of {} from {} failed: {}", request.describe(), channel.remoteAddress(), t.toString());
             log.debug("Processor failure detail", t);
             String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
             response = request.newResponse(ResponseCode.SYSTEM_ERROR, message);
@@ -111,11 +112,7 @@ final class RequestDispatcher {
     /** One WARN line per interval at most, however hard the flood. */
     private void logOverload(NettyRemotingChannel channel, RemotingCommand request) {
         long count = overloaded.incrementAndGet();
-        long now = System.nanoTime();
-        long next = nextOverloadLog.get();
-        if (now - next >= 0 && nextOverloadLog.compareAndSet(next, now + OVERLOAD_LOG_INTERVAL_NANOS)) {
-            log.warn("Processor executor full: refused {} from {} with SYSTEM_BUSY ({} requests refused so far)",
-                    request.describe(), channel.remoteAddress(), count);
-        }
+        warnings.warn("overload", "Processor executor full: refused {} from {} with SYSTEM_BUSY ({} requests refused"
+                + " so far)", request.describe(), channel.remoteAddress(), count);
     }
 }

@@ -1,16 +1,12 @@
 package dev.wharf.server;
 
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.common.config.ConfigFileReader;
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * Builds the broker's settings from three layers: defaults of the command line, the configuration file, then the
@@ -34,21 +30,21 @@ final class BrokerSettingsAssembler {
         return BrokerSettings.from(merged, source);
     }
 
-    /** The file's keys and values ({@code broker.conf} format: properties syntax, UTF-8). */
+    /**
+     * The file's keys and values ({@code broker.conf} format: properties syntax, UTF-8).
+     *
+     * @throws IllegalArgumentException a key appears twice (the message names both lines)
+     */
     static Map<String, String> read(Path file) throws IOException {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            properties.load(reader);
+        Map<String, String> settings;
+        try {
+            settings = ConfigFileReader.read(file, "the broker configuration file");
         } catch (NoSuchFileException e) {
             throw new NoSuchFileException(file.toString(), null, "The broker configuration file " + file
                     + " does not exist; give the path of a key=value file (--config FILE).");
-        } catch (CharacterCodingException e) {
-            throw new IOException("The broker configuration file " + file + " is not UTF-8 text; save it as UTF-8.", e);
         }
         Map<String, String> out = new LinkedHashMap<>();
-        for (String key : properties.stringPropertyNames()) {
-            out.put(key, properties.getProperty(key).trim());
-        }
+        settings.forEach((key, value) -> out.put(key, value.trim()));
         return out;
     }
 }

@@ -118,6 +118,13 @@ class ServerCommandsTest {
         assertThat(unknown.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(unknown.err()).contains("listenPortt", "listenPort", typo.toString()).hasLineCount(1);
 
+        Path twice = dir.resolve("twice.conf");
+        Files.writeString(twice, "brokerName=a\nlistenPort=0\nbrokerName=b\n");
+        Cli.Result duplicate = Cli.run("broker", "--config", twice.toString());
+        assertThat(duplicate.exitCode()).isEqualTo(ExitCodes.USAGE);
+        assertThat(duplicate.err()).contains("brokerName appears twice", "line 1 and on line 3", twice.toString())
+                .hasLineCount(1);
+
         Cli.Result badName = Cli.run("standalone", "--name", "no spaces", "--store", dir.toString());
         assertThat(badName.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(badName.err()).contains("brokerName", "no spaces");

@@ -1,23 +1,18 @@
 package dev.wharf.broker.config;
 
 import dev.wharf.common.config.BeanBinder;
+import dev.wharf.common.config.ConfigFileReader;
 import dev.wharf.remoting.NettyServerConfig;
 import dev.wharf.store.MessageStoreConfig;
 import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 
 /**
  * The three configuration beans a broker is made of, and the loader that fills them from one
- * {@code key=value} file (RocketMQ's {@code broker.conf} format: {@code #} comments, {@code \} escapes).
+ * {@code key=value} file (RocketMQ's {@code broker.conf} format: {@code #} comments, {@code \} escapes; a key
+ * given twice is an error naming both lines).
  * Each key goes to the bean that has a setter of that name; a key none has is an error naming the key, the
  * closest known key and the file.
  */
@@ -38,24 +33,11 @@ public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, Nett
      * Reads a properties file onto fresh beans and validates them.
      *
      * @throws IOException              the file cannot be read (the message names it)
-     * @throws IllegalArgumentException an unknown key, a value of the wrong form or an invalid setting; the
-     *                                  message names the key and the file
+     * @throws IllegalArgumentException an unknown key, a key given twice, a value of the wrong form or an invalid
+     *                                  setting; the message names the key and the file
      */
     public static BrokerSettings load(Path file) throws IOException {
-        Properties properties = new Properties();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            properties.load(reader);
-        } catch (NoSuchFileException e) {
-            throw new NoSuchFileException(file.toString(), null, "the broker configuration file " + file
-                    + " does not exist; give the path of an existing key=value file");
-        } catch (CharacterCodingException e) {
-            throw new IOException("The broker configuration file " + file + " is not UTF-8 text; save it as UTF-8.", e);
-        }
-        Map<String, String> settings = new LinkedHashMap<>();
-        for (String key : properties.stringPropertyNames()) {
-            settings.put(key, properties.getProperty(key));
-        }
-        return from(settings, file.toString());
+        return from(ConfigFileReader.read(file, "the broker configuration file"), file.toString());
     }
 
     /**

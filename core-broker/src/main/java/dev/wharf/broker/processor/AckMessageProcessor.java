@@ -3,6 +3,7 @@ package dev.wharf.broker.processor;
 import dev.wharf.broker.ack.AckService;
 import dev.wharf.broker.group.SubscriptionGroupManager;
 import dev.wharf.broker.topic.TopicConfigManager;
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
@@ -25,6 +26,9 @@ import org.slf4j.LoggerFactory;
 public final class AckMessageProcessor implements RequestProcessor {
 
     private static final Logger log = LoggerFactory.getLogger(AckMessageProcessor.class);
+
+    /** A failing ack log fails every ack: one line per interval, not one per request. */
+    private final RateLimitedLog warnings = RateLimitedLog.of(log);
 
     private final AckRequests checks;
     private final AckService ack;
@@ -71,8 +75,8 @@ public final class AckMessageProcessor implements RequestProcessor {
                 header.queueId(), offsets, counts, header.invisibleTime(), header.countDelivery()));
     }
 
-    private static RemotingCommand answerWhenLogged(RemotingChannel channel, RemotingCommand request,
-                                                    CompletableFuture<Integer> logged) {
+    private RemotingCommand answerWhenLogged(RemotingChannel channel, RemotingCommand request,
+                                             CompletableFuture<Integer> logged) {
         if (logged.isDone()) {
             return answer(request, logged);
         }
@@ -80,12 +84,13 @@ public final class AckMessageProcessor implements RequestProcessor {
         return null;
     }
 
-    private static RemotingCommand answer(RemotingCommand request, CompletableFuture<Integer> logged) {
+    private RemotingCommand answer(RemotingCommand request, CompletableFuture<Integer> logged) {
         try {
             return ProcessorSupport.answer(request, ResponseCode.SUCCESS, logged.join() + " changed");
         } catch (RuntimeException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            log.warn("{} could not be logged: {}", RequestCode.name(request.code()), cause.getMessage());
+            warnings.warn("not-logged", "{} could not be logged: {}", RequestCode.name(request.code()),
+                    cause.getMessage());
             return ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR, cause.getMessage());
         }
     }

@@ -1,5 +1,6 @@
 package dev.wharf.broker.processor;
 
+import dev.wharf.common.message.BodyInflater;
 import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageRecord;
 
@@ -14,6 +15,25 @@ final class MessageChecks {
             return "The message body is " + bodyLength + " bytes; this broker accepts at most " + maxMessageSize
                     + " bytes (maxMessageSize). Send a smaller body, compress it, or raise maxMessageSize on the"
                     + " broker and the client.";
+        }
+        return null;
+    }
+
+    /**
+     * Checks what a compressed body inflates to, without keeping the output: consumers inflate every body they
+     * get, so a small body that expands beyond maxMessageSize (a "zip bomb") must not be stored.
+     */
+    static String checkCompressedBody(byte[] body, int maxMessageSize) {
+        int inflated = BodyInflater.inflatedLength(body, maxMessageSize);
+        if (inflated == BodyInflater.TOO_LARGE) {
+            return "The compressed message body (" + body.length + " bytes) inflates to more than " + maxMessageSize
+                    + " bytes; this broker accepts at most " + maxMessageSize + " bytes decompressed (maxMessageSize)."
+                    + " Send a smaller body, or raise maxMessageSize on the broker and the consumers' clients.";
+        }
+        if (inflated == BodyInflater.CORRUPT) {
+            return "The message is flagged compressed but its body (" + body.length + " bytes) is not a complete"
+                    + " zlib stream, so no consumer could read it. Send it compressed with java.util.zip.Deflater"
+                    + " (zlib format), or without the compressed flag.";
         }
         return null;
     }

@@ -11,6 +11,7 @@ import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.common.message.Tags;
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.TopicConfig;
@@ -51,6 +52,8 @@ public final class SendMessageBackProcessor implements RequestProcessor {
     /** The first retry waits level 3 (10 s with the default levels), each further one a level more. */
     static final int FIRST_RETRY_LEVEL = 3;
 
+    /** A failing store fails every send-back: one line per interval, not one per message. */
+    private final RateLimitedLog warnings = RateLimitedLog.of(log);
     private final String brokerName;
     private final MessageStore store;
     private final TopicConfigManager topics;
@@ -187,7 +190,8 @@ public final class SendMessageBackProcessor implements RequestProcessor {
     private RemotingCommand respond(RemotingCommand request, PutMessageResult result, Throwable failure,
                                     String target) {
         if (failure != null) {
-            log.warn("Storing a sent-back message into {} failed: {}", target, failure.toString());
+            warnings.warn("store-failed", "Storing a sent-back message into {} failed: {}", target,
+                    failure.toString());
             return ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR,
                     "The broker could not store the message for retry: " + failure.getMessage());
         }

@@ -9,7 +9,9 @@ import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageId;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageRecord;
+import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.common.message.Tags;
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
@@ -42,6 +44,9 @@ public final class SendMessageProcessor implements RequestProcessor {
 
     private static final Logger log = LoggerFactory.getLogger(SendMessageProcessor.class);
     private static final byte[] EMPTY = new byte[0];
+
+    /** A failing store fails every send: one line per interval, not one per message. */
+    private final RateLimitedLog warnings = RateLimitedLog.of(log);
 
     private final String brokerName;
     private final MessageStore store;
@@ -83,6 +88,9 @@ public final class SendMessageProcessor implements RequestProcessor {
                     store.config().getMaxMessageSize());
             if (error == null) {
                 error = MessageChecks.checkEncodedProperties(header.properties());
+            }
+            if (error == null && compressed(header) && request.body() != null) {
+                error = MessageChecks.checkCompressedBody(request.body(), store.config().getMaxMessageSize());
             }
             if (error != null) {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, error);
@@ -127,7 +135,8 @@ public final class SendMessageProcessor implements RequestProcessor {
         store.asyncPutMessage(msg).whenComplete((result, failure) -> {
             RemotingCommand response;
             if (failure != null) {
-                log.warn("Storing a message of topic {} failed: {}", msg.getTopic(), failure.toString());
+                warnings.warn("store-failed", "Storing a message of topic {} failed: {}", msg.getTopic(),
+                        failure.toString());
                 response = ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR,
                         "The broker could not store the message: " + failure.getMessage());
             } else {
@@ -161,6 +170,10 @@ public final class SendMessageProcessor implements RequestProcessor {
             if (error == null) {
                 error = MessageChecks.checkEncodedProperties(entry.properties());
             }
+            if (error == null && compressed(header)) {
+                // the header's flags are stored with every entry, so each entry must inflate within the limit
+                error = MessageChecks.checkCompressedBody(entry.body(), maxMessageSize);
+            }
             if (error != null) {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL,
                         "Message " + (i + 1) + " of the batch: " + error);
@@ -180,6 +193,10 @@ public final class SendMessageProcessor implements RequestProcessor {
         }
         PutMessageResult result = store.putMessages(batch);
         return respond(request, result, batch.get(0), batch);
+    }
+
+    private static boolean compressed(SendMessageRequest header) {
+        return (header.sysFlag() & MessageSysFlag.COMPRESSED) != 0;
     }
 
     private MessageExtBrokerInner build(SendMessageRequest header, int queueId, int flag, byte[] body,

@@ -21,6 +21,8 @@ import dev.wharf.protocol.header.AckHeaders.PeekMessageResponse;
 import dev.wharf.protocol.header.AckHeaders.PopMessageRequest;
 import dev.wharf.protocol.header.AckHeaders.PopMessageResponse;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -44,9 +46,12 @@ public final class AckApi {
     }
 
     private final RemotingCalls calls;
+    private final ReceivedBodies bodies;
 
-    public AckApi(RemotingCalls calls) {
+    /** @param maxBodySize the largest body a compressed body is inflated to (ClientConfig.maxMessageSize) */
+    public AckApi(RemotingCalls calls, int maxBodySize) {
         this.calls = calls;
+        this.bodies = new ReceivedBodies(maxBodySize);
     }
 
     /** POP_MESSAGE; the future fails with a {@link ClientException}. The RPC waits pollTime plus {@code timeoutMillis}. */
@@ -62,14 +67,15 @@ public final class AckApi {
         });
     }
 
-    private static Reply popReply(String address, String brokerName, RemotingCommand response)
+    private Reply popReply(String address, String brokerName, RemotingCommand response)
             throws ClientException {
         switch (response.code()) {
             case ResponseCode.SUCCESS -> {
                 PopMessageResponse header = MessageApi.decodeHeader(address, response, PopMessageResponse.class);
                 List<MessageExt> messages = decode(brokerName, response);
                 int[] counts = counts(address, header.deliveryCounts(), messages.size());
-                return new Reply(true, messages, counts, header.popTime(), header.moreToScan(), -1, -1);
+                return inflated(address, new Reply(true, messages, counts, header.popTime(), header.moreToScan(),
+                        -1, -1));
             }
             case ResponseCode.NO_MESSAGE, ResponseCode.POLLING_TIMEOUT -> {
                 PopMessageResponse header = MessageApi.decodeHeader(address, response, PopMessageResponse.class);
@@ -113,8 +119,8 @@ public final class AckApi {
                 RemotingCalls.request(RequestCode.PEEK_MESSAGE, header), timeoutMillis);
         PeekMessageResponse h = MessageApi.decodeHeader(address, response, PeekMessageResponse.class);
         List<MessageExt> messages = decode(brokerName, response);
-        return new Reply(!messages.isEmpty(), messages, counts(address, h.deliveryCounts(), messages.size()), 0, false,
-                h.nextOffset(), h.maxOffset());
+        return inflated(address, new Reply(!messages.isEmpty(), messages, counts(address, h.deliveryCounts(),
+                messages.size()), 0, false, h.nextOffset(), h.maxOffset()));
     }
 
     public void createGroup(String address, String group, String topic, InitMode mode, long timeoutMillis)
@@ -149,11 +155,33 @@ public final class AckApi {
         if (response.body() == null || response.body().length == 0) {
             return List.of();
         }
-        List<MessageExt> messages = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, true);
+        List<MessageExt> messages = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, false);
         for (MessageExt msg : messages) {
             msg.setBrokerName(brokerName);
         }
         return messages;
+    }
+
+    /**
+     * The reply with compressed bodies inflated; a message whose body cannot be inflated within the limit is
+     * reported and left out with its delivery count. Left unacknowledged, it comes back after its invisible time
+     * and, once delivered too often, moves to the dead-letter queue like any message that cannot be consumed.
+     */
+    private Reply inflated(String address, Reply reply) {
+        List<MessageExt> messages = reply.messages();
+        List<MessageExt> kept = new ArrayList<>(messages.size());
+        int[] counts = new int[messages.size()];
+        for (int i = 0; i < messages.size(); i++) {
+            if (bodies.inflate(address, messages.get(i))) {
+                counts[kept.size()] = reply.deliveryCounts()[i];
+                kept.add(messages.get(i));
+            }
+        }
+        if (kept.size() == messages.size()) {
+            return reply;
+        }
+        return new Reply(reply.found(), kept, Arrays.copyOf(counts, kept.size()), reply.popTime(),
+                reply.moreToScan(), reply.nextOffset(), reply.maxOffset());
     }
 
     private static int[] counts(String address, String list, int expected) throws ClientException {

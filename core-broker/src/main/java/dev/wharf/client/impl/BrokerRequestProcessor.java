@@ -61,7 +61,11 @@ final class BrokerRequestProcessor implements RequestProcessor {
     private void checkTransactionState(RemotingChannel channel, RemotingCommand request) {
         CheckTransactionStateRequest header = HeaderCodec.decode(request.extFields(), CheckTransactionStateRequest.class);
         MessageExt half = request.body() == null ? null
-                : MessageDecoder.decode(ByteBuffer.wrap(request.body()), true, true);
+                : MessageDecoder.decode(ByteBuffer.wrap(request.body()), true, false);
+        if (half != null && !instance.receivedBodies().inflate(channel.remoteAddress(), half)) {
+            // the check-back still reaches the handler, which decides by the transaction id; only the body is gone
+            half.setBody(null);
+        }
         String group = header.producerGroup();
         if (group == null && half != null) {
             group = half.getProperty(MessageProperties.PRODUCER_GROUP);

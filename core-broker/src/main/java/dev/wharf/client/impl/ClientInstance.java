@@ -61,6 +61,7 @@ public final class ClientInstance {
     private final NameServerApi nameServer;
     private final MessageApi messageApi;
     private final AckApi ackApi;
+    private final ReceivedBodies checkBackBodies;
     private final OffsetApi offsetApi;
     private final GroupApi groupApi;
     private final AdminApi adminApi;
@@ -85,8 +86,9 @@ public final class ClientInstance {
         this.remoting = new NettyRemotingClient(nettyConfig);
         this.calls = new RemotingCalls(remoting);
         this.nameServer = new NameServerApi(calls, nameServers, config.getMqClientApiTimeout());
-        this.messageApi = new MessageApi(calls);
-        this.ackApi = new AckApi(calls);
+        this.messageApi = new MessageApi(calls, config.getMaxMessageSize());
+        this.ackApi = new AckApi(calls, config.getMaxMessageSize());
+        this.checkBackBodies = new ReceivedBodies(config.getMaxMessageSize());
         this.offsetApi = new OffsetApi(calls);
         this.groupApi = new GroupApi(calls);
         this.adminApi = new AdminApi(calls);
@@ -213,6 +215,11 @@ public final class ClientInstance {
 
     public MessageApi messageApi() {
         return messageApi;
+    }
+
+    /** Inflates the half messages of transaction check-backs within maxMessageSize. */
+    ReceivedBodies receivedBodies() {
+        return checkBackBodies;
     }
 
     /** Acknowledgement-based consumption: pop, ack, lease change, peek. */

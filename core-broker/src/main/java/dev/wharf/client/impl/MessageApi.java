@@ -26,9 +26,12 @@ import java.util.concurrent.CompletableFuture;
 public final class MessageApi {
 
     private final RemotingCalls calls;
+    private final ReceivedBodies bodies;
 
-    public MessageApi(RemotingCalls calls) {
+    /** @param maxBodySize the largest body a compressed body is inflated to (ClientConfig.maxMessageSize) */
+    public MessageApi(RemotingCalls calls, int maxBodySize) {
         this.calls = calls;
+        this.bodies = new ReceivedBodies(maxBodySize);
     }
 
     // ------------------------------------------------------------------ send
@@ -102,8 +105,8 @@ public final class MessageApi {
         return pullReply(address, brokerName, response, subscription);
     }
 
-    static PullReply pullReply(String address, String brokerName, RemotingCommand response,
-                               SubscriptionData subscription) throws ClientException {
+    private PullReply pullReply(String address, String brokerName, RemotingCommand response,
+                                SubscriptionData subscription) throws ClientException {
         PullReply.Kind kind = switch (response.code()) {
             case ResponseCode.SUCCESS -> PullReply.Kind.FOUND;
             case ResponseCode.PULL_NOT_FOUND -> PullReply.Kind.NO_NEW_MSG;
@@ -114,11 +117,12 @@ public final class MessageApi {
         PullMessageResponse header = decodeHeader(address, response, PullMessageResponse.class);
         List<MessageExt> messages = List.of();
         if (kind == PullReply.Kind.FOUND && response.body() != null) {
-            List<MessageExt> decoded = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, true);
+            List<MessageExt> decoded = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, false);
             messages = new ArrayList<>(decoded.size());
             for (MessageExt msg : decoded) {
                 msg.setBrokerName(brokerName);
-                if (Subscriptions.tagMatches(subscription, msg)) {
+                // a skipped message is passed over like a filtered one: the next pull starts after it
+                if (Subscriptions.tagMatches(subscription, msg) && bodies.inflate(address, msg)) {
                     messages.add(msg);
                 }
             }
@@ -146,8 +150,12 @@ public final class MessageApi {
         if (response.code() != ResponseCode.SUCCESS) {
             throw RemotingCalls.refused(address, RequestCode.QUERY_MESSAGE, response);
         }
-        return response.body() == null ? List.of()
-                : MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, true);
+        if (response.body() == null) {
+            return List.of();
+        }
+        List<MessageExt> found = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, false);
+        found.removeIf(msg -> !bodies.inflate(address, msg));
+        return found;
     }
 
     /** VIEW_MESSAGE_BY_ID: the record at a commit-log offset. */
@@ -157,10 +165,15 @@ public final class MessageApi {
                 RemotingCalls.request(RequestCode.VIEW_MESSAGE_BY_ID, new ViewMessageRequest(commitLogOffset)),
                 timeoutMillis);
         MessageExt msg = response.body() == null ? null
-                : MessageDecoder.decode(ByteBuffer.wrap(response.body()), true, true);
+                : MessageDecoder.decode(ByteBuffer.wrap(response.body()), true, false);
         if (msg == null) {
             throw new ClientException(ResponseCode.SYSTEM_ERROR, "The broker at " + address
                     + " answered VIEW_MESSAGE_BY_ID for offset " + commitLogOffset + " without a readable message.");
+        }
+        if (!bodies.inflate(address, msg)) {
+            throw new ClientException(ResponseCode.SYSTEM_ERROR, "The message at offset " + commitLogOffset
+                    + " on the broker at " + address + " has a compressed body that cannot be inflated within"
+                    + " ClientConfig.maxMessageSize; see the client's log for the cause.");
         }
         return msg;
     }

@@ -8,9 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32;
-import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
-import java.util.zip.Inflater;
 
 /**
  * Encodes and decodes the parts of a stored record that every side needs: the properties string and whole
@@ -22,6 +20,8 @@ public final class MessageDecoder {
     public static final char NAME_VALUE_SEPARATOR = '\u0001';
     /** Ends a property. */
     public static final char PROPERTY_SEPARATOR = '\u0002';
+    /** The most {@link #decode} inflates a compressed body to: the default maxMessageSize of broker and client. */
+    public static final int DEFAULT_MAX_INFLATED_SIZE = 4 * 1024 * 1024;
 
     private MessageDecoder() {
     }
@@ -197,7 +197,9 @@ public final class MessageDecoder {
      * Decodes one whole record starting at {@code buffer.position()}; the position is advanced past it.
      *
      * @param readBody whether to copy the body
-     * @param inflate  whether to decompress a compressed body (clears the compressed flag)
+     * @param inflate  whether to decompress a compressed body (clears the compressed flag), up to
+     *                 {@link #DEFAULT_MAX_INFLATED_SIZE} bytes; a body that inflates beyond it or is corrupt throws
+     *                 {@link BodyInflater.BodyInflateException}
      * @return the message, or null when the buffer does not start with a well-formed message record
      */
     public static MessageExt decode(ByteBuffer buffer, boolean readBody, boolean inflate) {
@@ -290,25 +292,14 @@ public final class MessageDecoder {
         }
     }
 
+    /**
+     * Inflates a compressed body up to {@link #DEFAULT_MAX_INFLATED_SIZE} bytes (see {@link BodyInflater}; clients
+     * inflate with their own limit, {@code ClientConfig.maxMessageSize}).
+     *
+     * @throws BodyInflater.BodyInflateException the body is corrupt or inflates beyond the limit
+     */
     public static byte[] inflate(byte[] compressed) {
-        Inflater inflater = new Inflater();
-        try {
-            inflater.setInput(compressed);
-            ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length * 3);
-            byte[] chunk = new byte[8192];
-            while (!inflater.finished()) {
-                int n = inflater.inflate(chunk);
-                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-                    throw new IllegalStateException("Compressed message body is truncated or corrupt.");
-                }
-                out.write(chunk, 0, n);
-            }
-            return out.toByteArray();
-        } catch (DataFormatException e) {
-            throw new IllegalStateException("Compressed message body is corrupt: " + e.getMessage(), e);
-        } finally {
-            inflater.end();
-        }
+        return BodyInflater.inflate(compressed, DEFAULT_MAX_INFLATED_SIZE);
     }
 
     private static boolean containsSeparator(String s) {
