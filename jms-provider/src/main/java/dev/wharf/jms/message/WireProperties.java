@@ -50,6 +50,11 @@ public final class WireProperties {
     public static final String CORRELATION_ID = "JMSCorrelationID";
     public static final String EXPIRATION = "JMSExpiration";
     public static final String DELIVERY_TIME = "JMSDeliveryTime";
+    /**
+     * The JMSTimestamp the send set (0 when the producer disabled timestamps). The record's born timestamp is
+     * taken later, by the client, so it can differ; the receiver must see what the sender saw (3.4.4).
+     */
+    public static final String TIMESTAMP = "JMSTimestamp";
     public static final String REPLY_TO = "JMSReplyTo";
     public static final String DESTINATION = "JMSDestination";
 
@@ -58,7 +63,7 @@ public final class WireProperties {
 
     /** Stored properties that hold headers rather than application properties. */
     static final Set<String> HEADER_PROPERTIES = Set.of(DELIVERY_MODE, PRIORITY, CORRELATION_ID, EXPIRATION,
-            DELIVERY_TIME, REPLY_TO, DESTINATION);
+            DELIVERY_TIME, REPLY_TO, DESTINATION, TIMESTAMP);
 
     private static final char ESCAPE = '\u0000';
 
