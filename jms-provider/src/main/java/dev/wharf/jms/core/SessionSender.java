@@ -62,6 +62,10 @@ final class SessionSender {
         WharfMessage own = connection.codec().adopt(message);
         dev.wharf.common.message.Message wire = connection.codec().toWharf(own, destination.getName());
         wire.putProperty(WireProperties.CONNECTION_ID, connection.link().connectionId());
+        String clientId = connection.clientIdForSends();
+        if (clientId != null) {
+            wire.putProperty(WireProperties.CLIENT_ID, clientId);
+        }
         String groupId = groupId(own);
         if (listener == null) {
             if (!async.isCallbackThread()) {

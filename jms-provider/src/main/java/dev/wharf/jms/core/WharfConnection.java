@@ -75,7 +75,8 @@ public class WharfConnection implements QueueConnection, TopicConnection {
     private final TemporaryDestinations temporaries;
     private final AtomicInteger sessionIds = new AtomicInteger();
 
-    private String clientId;
+    /** Written under {@link #lifecycle}; volatile so that every send can read it without the lock. */
+    private volatile String clientId;
     private boolean clientIdClaimed;
     private boolean used;
     private volatile ExceptionListener exceptionListener;
@@ -261,6 +262,11 @@ public class WharfConnection implements QueueConnection, TopicConnection {
                     + " process (the broker at " + heldAt + " says so); a client id identifies one connection at a"
                     + " time. Close that connection first or give this one another client id.");
         }
+    }
+
+    /** The client id, or null, without marking the connection used (for sends, which already did). */
+    String clientIdForSends() {
+        return clientId;
     }
 
     /** The client id, or null; no checks (for the sessions, which are open while the connection is). */

@@ -42,6 +42,13 @@ public final class WireProperties {
      */
     public static final String CONNECTION_ID = "JMS_Wharf_ConnectionId";
 
+    /**
+     * The client id of the connection that sent the message, when it had one: a {@code noLocal} durable
+     * subscription also skips what other connections with its client id published (8.3.3), for instance while
+     * the subscriber was away.
+     */
+    public static final String CLIENT_ID = "JMS_Wharf_ClientId";
+
     /** On half messages: the process that started the transaction (answers check-backs about it). */
     public static final String TRANSACTION_OWNER = "JMS_Wharf_TxOwner";
 
