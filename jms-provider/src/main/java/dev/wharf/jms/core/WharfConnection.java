@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * the connection runs any more. {@link #close()} closes every session (rolling back their transactions, releasing
  * their unacknowledged messages), deletes the temporary destinations, and frees the client; a blocked
  * {@code receive} returns null. Both wait for the running listeners, so a message listener of this connection
- * must not call them: that is refused with an {@link IllegalStateException} (6.1.5, 6.1.8). A completion
+ * must not call them: that is refused with an {@link IllegalStateException} (6.1.4, 6.1.5). A completion
  * listener must not close its own connection (7.3.8); it may stop or start it.
  *
  * <p><b>Client identifier</b> (6.1.2): from the factory, or set with {@link #setClientID} before anything else is
@@ -349,7 +349,7 @@ public class WharfConnection implements QueueConnection, TopicConnection {
      * session's asynchronous sends, that is for the caller.
      *
      * @throws IllegalStateException when a message listener of this connection calls it (it would wait for
-     *                               itself; 6.1.5)
+     *                               itself; 6.1.4)
      */
     @Override
     public void stop() throws JMSException {
@@ -380,7 +380,7 @@ public class WharfConnection implements QueueConnection, TopicConnection {
     /**
      * Closes the connection and everything it made; closing a closed connection does nothing.
      *
-     * @throws IllegalStateException when a message listener (6.1.8) or a completion listener (7.3.8) of this
+     * @throws IllegalStateException when a message listener (6.1.5) or a completion listener (7.3.8) of this
      *                               connection calls it
      */
     @Override

@@ -262,7 +262,7 @@ class QueueTest {
         Session sender = c.createSession();
         sender.createProducer(q).send(sender.createTextMessage("close"));
         c.start();
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).as("6.1.8").isInstanceOf(IllegalStateException.class);
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).as("6.1.5").isInstanceOf(IllegalStateException.class);
         c.close();
         assertThatThrownBy(c::start).isInstanceOf(IllegalStateException.class);
     }
