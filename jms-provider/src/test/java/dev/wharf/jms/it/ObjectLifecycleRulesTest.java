@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.wharf.jms.WharfConnectionFactory;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
+import jakarta.jms.Destination;
 import jakarta.jms.IllegalStateException;
+import jakarta.jms.InvalidDestinationException;
+import jakarta.jms.InvalidDestinationRuntimeException;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSProducer;
 import jakarta.jms.Message;
@@ -122,6 +125,27 @@ class ObjectLifecycleRulesTest {
             Message again = c.createSession().createConsumer(q).receive(5_000);
             assertThat(again).as("not acknowledged by the close").isNotNull();
             assertThat(again.getJMSRedelivered()).isTrue();
+        }
+    }
+
+    @Test
+    void aNullDestinationIsAnInvalidDestinationEverywhere() throws Exception {
+        try (Connection c = factory.createConnection()) {
+            c.setClientID("lifecycle-null-destinations");
+            Session s = c.createSession();
+            assertThatThrownBy(() -> s.createConsumer(null)).isInstanceOf(InvalidDestinationException.class);
+            assertThatThrownBy(() -> s.createBrowser(null)).isInstanceOf(InvalidDestinationException.class);
+            assertThatThrownBy(() -> s.createDurableConsumer(null, "d")).isInstanceOf(InvalidDestinationException.class);
+            assertThatThrownBy(() -> s.createSharedConsumer(null, "d")).isInstanceOf(InvalidDestinationException.class);
+            assertThatThrownBy(() -> s.createProducer(null).send(s.createMessage()))
+                    .as("an anonymous producer needs a destination per send")
+                    .isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> s.createProducer(null).send((Destination) null, s.createMessage()))
+                    .isInstanceOf(InvalidDestinationException.class);
+        }
+        try (JMSContext ctx = factory.createContext()) {
+            assertThatThrownBy(() -> ctx.createConsumer(null)).isInstanceOf(InvalidDestinationRuntimeException.class);
+            assertThatThrownBy(() -> ctx.createBrowser(null)).isInstanceOf(InvalidDestinationRuntimeException.class);
         }
     }
 }
