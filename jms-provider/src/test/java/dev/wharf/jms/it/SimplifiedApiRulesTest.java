@@ -147,7 +147,9 @@ class SimplifiedApiRulesTest {
             Queue q = ctx.createQueue("simplified-tx-order");
             ctx.createProducer().send(q, "warm-up");
             ctx.commit();
-            assertThat(ctx.createConsumer(q).receiveBody(String.class, 5_000)).isEqualTo("warm-up");
+            try (JMSConsumer warmUp = ctx.createConsumer(q)) {
+                assertThat(warmUp.receiveBody(String.class, 5_000)).isEqualTo("warm-up");
+            }
             ctx.commit();
             for (int i = 0; i < 5; i++) {
                 ctx.createProducer().send(q, "m" + i);
