@@ -136,6 +136,23 @@ class SimplifiedApiRulesTest {
         }
     }
 
+    @Test
+    void inAClientAcknowledgeContextABodyThatDoesNotFitCountsAsReceivedUntilRecover() throws Exception {
+        try (JMSContext ctx = factory.createContext(JMSContext.CLIENT_ACKNOWLEDGE)) {
+            Queue q = ctx.createQueue("simplified-client-body");
+            ctx.createProducer().send(q, "not a number");
+            JMSConsumer consumer = ctx.createConsumer(q);
+            assertThatThrownBy(() -> consumer.receiveBody(Integer.class, 5_000))
+                    .isInstanceOf(MessageFormatRuntimeException.class);
+            assertThat(consumer.receiveBody(String.class, 300)).as("not delivered again").isNull();
+            ctx.recover();
+            Message again = consumer.receive(5_000);
+            assertThat(again).as("recover() delivers it again").isInstanceOf(TextMessage.class);
+            assertThat(again.getJMSRedelivered()).isTrue();
+            ctx.acknowledge();
+        }
+    }
+
     /**
      * The destination exists before the transaction (the warm-up). Without it, the first transaction's first
      * message to a destination the broker creates on that send can be consumed last when other tests ran on the
