@@ -28,7 +28,8 @@ import java.util.Set;
  *
  * Besides the grammar the parser checks what can be known before any message is seen: the selector and the
  * operands of NOT, AND and OR must be conditions (or identifiers, which may hold a Boolean); arithmetic and
- * BETWEEN need numbers or identifiers; IN, LIKE and IS NULL apply to an identifier. Every problem is reported
+ * BETWEEN need numbers or identifiers; IN, LIKE and IS NULL apply to an identifier; a comparison of literals or
+ * expressions of known types needs like types, and strings and booleans only take {@code =} and {@code <>}. Every problem is reported
  * as an {@link InvalidSelectorException} naming the 1-based column.
  */
 public final class SelectorParser {
@@ -143,6 +144,7 @@ public final class SelectorParser {
         if (comparison != null) {
             index++;
             Parsed right = additive();
+            checkComparable(left, comparison, right, token);
             return new Parsed(new PredicateNodes.Compare(left.node(), comparison, right.node()), Kind.CONDITION,
                     left.column());
         }
@@ -380,6 +382,30 @@ public final class SelectorParser {
         }
         throw new InvalidSelectorException(expression, parsed.column(),
                 rule + ", but this is " + parsed.kind().description);
+    }
+
+    /**
+     * Refuses a comparison whose operands' types are known here and can never be compared (Jakarta Messaging
+     * 3.1, 3.8.1.2: like types only, and strings and booleans with {@code =} and {@code <>} only): a string, a
+     * number and a boolean against each other, or a string or boolean ordered with {@code <}, {@code <=},
+     * {@code >} or {@code >=}. Such a selector could never match, so it is a mistake to report at once. An
+     * identifier's type is only known per message: comparisons of identifiers with numbers, or with each other,
+     * stay and evaluate to FALSE (or UNKNOWN for NULL) when the message's types do not fit.
+     */
+    private void checkComparable(Parsed left, ComparisonOperator operator, Parsed right, Token token) {
+        boolean ordering = operator != ComparisonOperator.EQUAL && operator != ComparisonOperator.NOT_EQUAL;
+        for (Parsed side : new Parsed[] {left, right}) {
+            if (ordering && (side.kind() == Kind.STRING || side.kind() == Kind.CONDITION)) {
+                throw new InvalidSelectorException(expression, side.column(), "'" + operator.symbol()
+                        + "' cannot order " + side.kind().description + "; strings and booleans compare only with"
+                        + " '=' and '<>'");
+            }
+        }
+        if (left.kind() != Kind.ANY && right.kind() != Kind.ANY && left.kind() != right.kind()) {
+            throw new InvalidSelectorException(expression, token.column(), "'" + operator.symbol() + "' compares "
+                    + left.kind().description + " with " + right.kind().description + "; only values of the same"
+                    + " type (numbers, strings or booleans) can be compared");
+        }
     }
 
     private void requireNumeric(Parsed parsed, String rule) {

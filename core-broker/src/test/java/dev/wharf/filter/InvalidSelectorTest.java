@@ -93,6 +93,17 @@ class InvalidSelectorTest {
                 bad("-'x' = 1", 2, "unary '-' needs a number"),
                 bad("a BETWEEN 'x' AND 'z'", 11, "the bounds of BETWEEN must be numeric"),
                 bad("'x' BETWEEN 1 AND 2", 1, "BETWEEN compares numbers"),
+                // Comparisons of known, unlike types, and ordering of strings and booleans (3.8.1.2).
+                bad("TRUE = 0", 6, "'=' compares a condition with a numeric expression"),
+                bad("'foo' > TRUE", 1, "'>' cannot order a string"),
+                bad("myProp > 'foo'", 10, "'>' cannot order a string"),
+                bad("'a' <= s", 1, "'<=' cannot order a string"),
+                bad("b >= FALSE", 6, "'>=' cannot order a condition"),
+                bad("(a > 1) < (b > 2)", 1, "'<' cannot order a condition"),
+                bad("'1' = 1", 5, "'=' compares a string with a numeric expression"),
+                bad("a + 1 <> 'x'", 7, "'<>' compares a numeric expression with a string"),
+                bad("(a = 1) = 'x'", 9, "'=' compares a condition with a string"),
+                bad("FALSE <> 2.5", 7, "'<>' compares a condition with a numeric expression"),
                 // Nesting is bounded.
                 bad("(".repeat(101) + "a" + ")".repeat(101), 101, "more than 100 levels deep"),
                 bad("NOT ".repeat(101) + "a", 401, "more than 100 levels deep"),

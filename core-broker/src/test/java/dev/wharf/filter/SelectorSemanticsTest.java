@@ -151,8 +151,10 @@ class SelectorSemanticsTest {
                 // Strings and booleans: only = and <>.
                 row("s <> 'abd'", "T"),
                 row("s = 'ABC'", "F"),
-                row("s > 'abb'", "F"),
-                row("s < 'b'", "F"),
+                // Ordering strings is refused when a literal shows the type (InvalidSelectorTest); with identifiers
+                // the types are only known per message and the result is FALSE.
+                row("s > quote", "F"),
+                row("s < empty", "F"),
                 row("t = f", "F"),
                 row("t <> f", "T"),
                 row("t > f", "F"),
@@ -161,7 +163,7 @@ class SelectorSemanticsTest {
                 row("(absent > 5) = TRUE", "U"),
                 // Unlike types never compare.
                 row("i = '10'", "F"),
-                row("i > 'abc'", "F"),
+                row("i > s", "F"),
                 row("NOT (i = '10')", "T"),
                 row("i <> '10'", "F"),
                 row("t = 1", "F"),

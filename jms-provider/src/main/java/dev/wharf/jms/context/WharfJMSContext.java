@@ -157,10 +157,21 @@ public final class WharfJMSContext implements JMSContext {
         uncheckedRun(() -> connection().start());
     }
 
+    /**
+     * Pauses delivery of the shared connection. A completion listener may call it (only close, commit and
+     * rollback are forbidden there, 7.3.8).
+     *
+     * @throws IllegalStateRuntimeException when a message listener of the connection calls it (it would wait
+     *                                      for itself)
+     */
     @Override
     public void stop() {
-        checkNotInOwnListener("stop");
-        uncheckedRun(() -> connection().stop());
+        WharfConnection c = connection();
+        if (c.isMessageListenerThread()) {
+            throw new IllegalStateRuntimeException("A message listener must not stop its own JMSContext: that"
+                    + " waits until the listeners returned, so it would wait for itself. Do it from another thread.");
+        }
+        uncheckedRun(c::stop);
     }
 
     @Override

@@ -303,11 +303,12 @@ public final class WharfJMSProducer implements JMSProducer {
         return properties.getObjectProperty(name);
     }
 
+    /** A snapshot of the names, unmodifiable as the interface requires. */
     @Override
     public Set<String> getPropertyNames() {
         Set<String> names = new LinkedHashSet<>();
         Collections.list(properties.getPropertyNames()).forEach(names::add);
-        return names;
+        return Collections.unmodifiableSet(names);
     }
 
     // ---------------------------------------------------------------- headers

@@ -172,6 +172,15 @@ final class SessionDeliveries {
         }
     }
 
+    /** Whether this connection, or another with its client id, published the message (8.3.3 noLocal). */
+    private boolean isLocal(PoppedMessage pm) {
+        if (connection.link().connectionId().equals(pm.getProperty(WireProperties.CONNECTION_ID))) {
+            return true;
+        }
+        String clientId = connection.clientIdForSends();
+        return clientId != null && clientId.equals(pm.getProperty(WireProperties.CLIENT_ID));
+    }
+
     /**
      * Checks a popped message and turns it into the application's message: expired messages and, for noLocal
      * consumers, this connection's own are acknowledged and dropped (null); a message that cannot be read is
@@ -184,7 +193,7 @@ final class SessionDeliveries {
             acks.discard(l);
             return null;
         }
-        if (consumer.spec().noLocal() && connection.link().connectionId().equals(pm.getProperty(WireProperties.CONNECTION_ID))) {
+        if (consumer.spec().noLocal() && isLocal(pm)) {
             acks.discard(l);
             return null;
         }

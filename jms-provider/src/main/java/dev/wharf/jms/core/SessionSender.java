@@ -7,6 +7,7 @@ import dev.wharf.jms.destination.WharfTemporaryDestination;
 import dev.wharf.jms.engine.OrderedSends;
 import dev.wharf.jms.engine.SessionQueues;
 import dev.wharf.jms.error.JmsErrors;
+import dev.wharf.jms.message.WharfMessage;
 import dev.wharf.jms.message.WireProperties;
 import jakarta.jms.CompletionListener;
 import jakarta.jms.InvalidDestinationException;
@@ -56,9 +57,16 @@ final class SessionSender {
                     + " create a new one.");
         }
         stamp(message, destination, deliveryMode, priority, timeToLive, settings);
-        dev.wharf.common.message.Message wire = connection.codec().toWharf(message, destination.getName());
+        // A message of another provider is copied once, through the interfaces only; everything after reads the
+        // copy, whose absent optional properties (JMSXGroupID...) simply read as null (3.12).
+        WharfMessage own = connection.codec().adopt(message);
+        dev.wharf.common.message.Message wire = connection.codec().toWharf(own, destination.getName());
         wire.putProperty(WireProperties.CONNECTION_ID, connection.link().connectionId());
-        String groupId = groupId(message);
+        String clientId = connection.clientIdForSends();
+        if (clientId != null) {
+            wire.putProperty(WireProperties.CLIENT_ID, clientId);
+        }
+        String groupId = groupId(own);
         if (listener == null) {
             if (!async.isCallbackThread()) {
                 awaitAsync();
@@ -81,7 +89,10 @@ final class SessionSender {
         }
     }
 
-    /** Sets the headers a send sets, on the application's own message object (3.4.1 to 3.4.12). */
+    /**
+     * Sets the headers a send sets, on the application's own message object (3.4.1 to 3.4.12), also when it is
+     * a message of another provider: its setters are the only way to give the headers back to the application.
+     */
     private static void stamp(Message message, WharfDestination destination, int deliveryMode, int priority,
                               long timeToLive, ProducerSettings settings) throws JMSException {
         long now = System.currentTimeMillis();
@@ -94,7 +105,7 @@ final class SessionSender {
         message.setJMSMessageID(settings.disableMessageId() ? null : "ID:" + UniqueIdGenerator.next());
     }
 
-    private static String groupId(Message message) throws JMSException {
+    private static String groupId(WharfMessage message) {
         Object group = message.getObjectProperty(GROUP_ID);
         return group instanceof String s && !s.isEmpty() ? s : null;
     }

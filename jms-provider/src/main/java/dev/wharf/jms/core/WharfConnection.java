@@ -43,11 +43,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Lifecycle</b> (Jakarta Messaging 3.1, 6.1): a connection is created stopped; {@link #start()} starts
  * delivery to every consumer of every session, {@link #stop()} pauses it and returns once no message listener of
- * the connection runs any more (a listener of this connection may call it: it then waits for the others only).
- * {@link #close()} closes every session (rolling back their transactions, releasing their unacknowledged
- * messages), deletes the temporary destinations, and frees the client; a blocked {@code receive} returns null; a
- * listener of this connection may call it. A completion listener must not close, stop or start its own
- * connection: that is refused with an {@link IllegalStateException} (7.3.8).
+ * the connection runs any more. {@link #close()} closes every session (rolling back their transactions, releasing
+ * their unacknowledged messages), deletes the temporary destinations, and frees the client; a blocked
+ * {@code receive} returns null. Both wait for the running listeners, so a message listener of this connection
+ * must not call them: that is refused with an {@link IllegalStateException} (6.1.4, 6.1.5). A completion
+ * listener must not close its own connection (7.3.8); it may stop or start it.
  *
  * <p><b>Client identifier</b> (6.1.2): from the factory, or set with {@link #setClientID} before anything else is
  * done with the connection; an identifier held by another open connection of this JVM is refused with an
@@ -75,7 +75,8 @@ public class WharfConnection implements QueueConnection, TopicConnection {
     private final TemporaryDestinations temporaries;
     private final AtomicInteger sessionIds = new AtomicInteger();
 
-    private String clientId;
+    /** Written under {@link #lifecycle}; volatile so that every send can read it without the lock. */
+    private volatile String clientId;
     private boolean clientIdClaimed;
     private boolean used;
     private volatile ExceptionListener exceptionListener;
@@ -216,7 +217,6 @@ public class WharfConnection implements QueueConnection, TopicConnection {
      */
     @Override
     public void setClientID(String id) throws JMSException {
-        checkNotInCompletionListener("set the client id of");
         synchronized (lifecycle) {
             checkOpen();
             if (clientId != null) {
@@ -262,6 +262,11 @@ public class WharfConnection implements QueueConnection, TopicConnection {
                     + " process (the broker at " + heldAt + " says so); a client id identifies one connection at a"
                     + " time. Close that connection first or give this one another client id.");
         }
+    }
+
+    /** The client id, or null, without marking the connection used (for sends, which already did). */
+    String clientIdForSends() {
+        return clientId;
     }
 
     /** The client id, or null; no checks (for the sessions, which are open while the connection is). */
@@ -325,7 +330,6 @@ public class WharfConnection implements QueueConnection, TopicConnection {
 
     @Override
     public void start() throws JMSException {
-        checkNotInCompletionListener("start");
         synchronized (lifecycle) {
             checkOpen();
             used = true;
@@ -340,12 +344,16 @@ public class WharfConnection implements QueueConnection, TopicConnection {
     }
 
     /**
-     * Pauses delivery; returns when no message listener of the connection runs (other than the caller, when a
-     * listener calls it).
+     * Pauses delivery; returns when no message listener of the connection runs. A completion listener may call
+     * it: the message listener of its own session is then not waited for, as it may itself be waiting for the
+     * session's asynchronous sends, that is for the caller.
+     *
+     * @throws IllegalStateException when a message listener of this connection calls it (it would wait for
+     *                               itself; 6.1.4)
      */
     @Override
     public void stop() throws JMSException {
-        checkNotInCompletionListener("stop");
+        checkNotInMessageListener("stop");
         synchronized (lifecycle) {
             checkOpen();
             used = true;
@@ -355,7 +363,9 @@ public class WharfConnection implements QueueConnection, TopicConnection {
             started = false;
         }
         for (WharfSession s : sessions) {
-            s.awaitDeliveryPaused();
+            if (!s.isCompletionListenerThread()) {
+                s.awaitDeliveryPaused();
+            }
         }
     }
 
@@ -367,9 +377,19 @@ public class WharfConnection implements QueueConnection, TopicConnection {
         return closed;
     }
 
+    /**
+     * Closes the connection and everything it made; closing a closed connection does nothing.
+     *
+     * @throws IllegalStateException when a message listener (6.1.5) or a completion listener (7.3.8) of this
+     *                               connection calls it
+     */
     @Override
     public void close() throws JMSException {
+        if (closed) {
+            return;
+        }
         checkNotInCompletionListener("close");
+        checkNotInMessageListener("close");
         synchronized (lifecycle) {
             if (closed) {
                 return;
@@ -406,6 +426,24 @@ public class WharfConnection implements QueueConnection, TopicConnection {
                         + " its own connection; do it from another thread once the listener returned.");
             }
         }
+    }
+
+    /** Refuses what would make a message listener of this connection wait for itself to return. */
+    private void checkNotInMessageListener(String what) throws IllegalStateException {
+        if (isMessageListenerThread()) {
+            throw new IllegalStateException("A message listener must not " + what + " its own connection: that"
+                    + " waits until the listeners returned, so it would wait for itself. Do it from another thread.");
+        }
+    }
+
+    /** Whether the calling thread runs a message listener of a session of this connection. */
+    public boolean isMessageListenerThread() {
+        for (WharfSession s : sessions) {
+            if (s.isDeliveryThread()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     void checkOpen() throws IllegalStateException {

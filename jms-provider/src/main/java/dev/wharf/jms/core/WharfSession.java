@@ -699,16 +699,24 @@ public class WharfSession implements Session, QueueSession, TopicSession {
 
     /**
      * Closes the session (6.2.15): waits for its asynchronous sends and their completion listeners and for a
-     * running message listener (unless that listener is the caller: the session then closes as it returns, and
-     * an AUTO_ACKNOWLEDGE message is still acknowledged); a blocked receive returns null; the transaction is
-     * rolled back; unacknowledged messages are given back for redelivery and prefetched ones uncounted;
-     * non-durable subscriptions end.
+     * running message listener; a blocked receive returns null; the transaction is rolled back; unacknowledged
+     * messages are given back for redelivery and prefetched ones uncounted; non-durable subscriptions end.
+     * Closing a closed session does nothing.
      *
-     * @throws IllegalStateException when called from a completion listener of this session
+     * @throws IllegalStateException when called from a message listener of this session (it would wait for
+     *                               itself; 6.2.15) or from a completion listener of this session (7.3.8)
      */
     @Override
     public void close() throws JMSException {
+        if (closed) {
+            return;
+        }
         checkNotInCompletionListener("close");
+        if (delivery.isDeliveryThread()) {
+            throw new IllegalStateException("A message listener must not close its own session: that waits until"
+                    + " the listener returned, so it would wait for itself. Close the consumer, or close the session"
+                    + " from another thread.");
+        }
         synchronized (closeLock) {
             if (closed) {
                 return;

@@ -12,6 +12,7 @@ import jakarta.jms.MessageFormatException;
 import jakarta.jms.ObjectMessage;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
+import java.io.ByteArrayOutputStream;
 import java.util.Enumeration;
 
 /**
@@ -26,6 +27,9 @@ import java.util.Enumeration;
  * delivery, not the message).
  */
 final class ForeignMessages {
+
+    /** Largest body a copied bytes message may have (what a Java array holds). */
+    private static final int MAX_BYTES = Integer.MAX_VALUE - 8;
 
     private ForeignMessages() {
     }
@@ -49,7 +53,7 @@ final class ForeignMessages {
         m.setJMSType(foreign.getJMSType());
         m.setJMSRedelivered(foreign.getJMSRedelivered());
         Enumeration<?> names = foreign.getPropertyNames();
-        while (names.hasMoreElements()) {
+        while (names != null && names.hasMoreElements()) {
             String name = (String) names.nextElement();
             if (PropertyNames.JMSX_DELIVERY_COUNT.equals(name)) {
                 continue;
@@ -94,31 +98,14 @@ final class ForeignMessages {
         }
         if (foreign instanceof BytesMessage b) {
             WharfBytesMessage m = new WharfBytesMessage();
-            b.reset();
-            long length = b.getBodyLength();
-            if (length > Integer.MAX_VALUE - 8) {
-                throw new MessageFormatException("The bytes message of another provider holds " + length
-                        + " bytes, more than a Wharf message can; send less data per message.");
-            }
-            byte[] data = new byte[(int) length];
-            int at = 0;
-            while (at < data.length) {
-                byte[] chunk = new byte[Math.min(65536, data.length - at)];
-                int n = b.readBytes(chunk);
-                if (n <= 0) {
-                    break;
-                }
-                System.arraycopy(chunk, 0, data, at, n);
-                at += n;
-            }
-            b.reset();
-            m.writeBytes(data, 0, at);
+            byte[] data = readAll(b);
+            m.writeBytes(data, 0, data.length);
             return m;
         }
         if (foreign instanceof MapMessage mm) {
             WharfMapMessage m = new WharfMapMessage();
             Enumeration<?> names = mm.getMapNames();
-            while (names.hasMoreElements()) {
+            while (names != null && names.hasMoreElements()) {
                 String name = (String) names.nextElement();
                 m.setObject(name, mm.getObject(name));
             }
@@ -145,5 +132,25 @@ final class ForeignMessages {
             return m;
         }
         return new WharfMessage();
+    }
+
+    /**
+     * The whole body of a bytes message, read from its start: {@code reset()} first (the application may have
+     * been writing or reading it), then {@code readBytes} until it reports the end, so nothing depends on the
+     * other provider's {@code getBodyLength()}; {@code reset()} again leaves it read-only at its start.
+     */
+    private static byte[] readAll(BytesMessage b) throws JMSException {
+        b.reset();
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        byte[] chunk = new byte[65536];
+        for (int n = b.readBytes(chunk); n > 0; n = b.readBytes(chunk)) {
+            if (data.size() > MAX_BYTES - n) {
+                throw new MessageFormatException("The bytes message of another provider holds more than " + MAX_BYTES
+                        + " bytes, more than a Wharf message can; send less data per message.");
+            }
+            data.write(chunk, 0, n);
+        }
+        b.reset();
+        return data.toByteArray();
     }
 }

@@ -26,7 +26,8 @@ import java.util.Objects;
  * <pre>
  *  JMS                         stored as
  *  JMSMessageID  "ID:x"        UNIQ_KEY = x (the producer assigns x with UniqueIdGenerator)
- *  JMSTimestamp                the record's born timestamp (set by the client when it sends)
+ *  JMSTimestamp                JMSTimestamp (long millis, 0 when disabled; absent = the record's born timestamp,
+ *                              which selectors on JMSTimestamp read)
  *  JMSType                     TAGS (its hash goes into the consume queue)
  *  JMSDeliveryMode             JMSDeliveryMode = PERSISTENT | NON_PERSISTENT; NON_PERSISTENT also sets WAIT=false
  *  JMSPriority                 JMSPriority (int, listed as I in WHARF_PROPERTY_TYPES)
@@ -93,7 +94,8 @@ public final class JmsMessageCodec {
     /**
      * Converts a message for sending. The headers the send sets ({@code JMSMessageID}, {@code JMSDestination},
      * {@code JMSDeliveryMode}, {@code JMSPriority}, {@code JMSExpiration}, {@code JMSDeliveryTime}) must already be
-     * set on {@code message}; {@code JMSTimestamp} travels as the born timestamp the client sets.
+     * set on {@code message}; {@code JMSTimestamp} travels as set, and a
+     * selector reads the record's born timestamp for it (taken by the client a moment later).
      *
      * @param message any provider's message
      * @param topic   the broker topic to send to
@@ -137,6 +139,7 @@ public final class JmsMessageCodec {
         if (m.getJMSExpiration() != 0) {
             p.put(WireProperties.EXPIRATION, Long.toString(m.getJMSExpiration()));
         }
+        p.put(WireProperties.TIMESTAMP, Long.toString(m.getJMSTimestamp()));
         long deliveryTime = m.getJMSDeliveryTime();
         if (deliveryTime != 0) {
             p.put(WireProperties.DELIVERY_TIME, Long.toString(deliveryTime));
@@ -240,7 +243,7 @@ public final class JmsMessageCodec {
         m.decodeBody("true".equals(p.get(WireProperties.NULL_BODY)) ? null : (body == null ? new byte[0] : body));
 
         m.setJMSMessageID(ID_PREFIX + ext.getMsgId());
-        m.setJMSTimestamp(ext.getBornTimestamp());
+        m.setJMSTimestamp(parseLong(p.get(WireProperties.TIMESTAMP), ext.getBornTimestamp()));
         m.setJMSType(WireProperties.unescape(p.get(MessageProperties.TAGS)));
         m.setJMSDeliveryMode(WireProperties.NON_PERSISTENT.equals(p.get(WireProperties.DELIVERY_MODE))
                 ? DeliveryMode.NON_PERSISTENT : DeliveryMode.PERSISTENT);

@@ -42,6 +42,13 @@ public final class WireProperties {
      */
     public static final String CONNECTION_ID = "JMS_Wharf_ConnectionId";
 
+    /**
+     * The client id of the connection that sent the message, when it had one: a {@code noLocal} durable
+     * subscription also skips what other connections with its client id published (8.3.3), for instance while
+     * the subscriber was away.
+     */
+    public static final String CLIENT_ID = "JMS_Wharf_ClientId";
+
     /** On half messages: the process that started the transaction (answers check-backs about it). */
     public static final String TRANSACTION_OWNER = "JMS_Wharf_TxOwner";
 
@@ -50,6 +57,11 @@ public final class WireProperties {
     public static final String CORRELATION_ID = "JMSCorrelationID";
     public static final String EXPIRATION = "JMSExpiration";
     public static final String DELIVERY_TIME = "JMSDeliveryTime";
+    /**
+     * The JMSTimestamp the send set (0 when the producer disabled timestamps). The record's born timestamp is
+     * taken later, by the client, so it can differ; the receiver must see what the sender saw (3.4.4).
+     */
+    public static final String TIMESTAMP = "JMSTimestamp";
     public static final String REPLY_TO = "JMSReplyTo";
     public static final String DESTINATION = "JMSDestination";
 
@@ -58,7 +70,7 @@ public final class WireProperties {
 
     /** Stored properties that hold headers rather than application properties. */
     static final Set<String> HEADER_PROPERTIES = Set.of(DELIVERY_MODE, PRIORITY, CORRELATION_ID, EXPIRATION,
-            DELIVERY_TIME, REPLY_TO, DESTINATION);
+            DELIVERY_TIME, REPLY_TO, DESTINATION, TIMESTAMP);
 
     private static final char ESCAPE = '\u0000';
 

@@ -246,7 +246,7 @@ class QueueTest {
     }
 
     @Test
-    void aListenerMayCloseItsOwnConnection() throws Exception {
+    void aListenerMustNotCloseItsOwnConnectionButMayAfterwardsFromAnotherThread() throws Exception {
         Connection c = factory("").createConnection();
         Session s = c.createSession();
         Queue q = s.createQueue("queue-self-close");
@@ -262,7 +262,8 @@ class QueueTest {
         Session sender = c.createSession();
         sender.createProducer(q).send(sender.createTextMessage("close"));
         c.start();
-        assertThat(outcome.get(10, TimeUnit.SECONDS)).isNull();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).as("6.1.5").isInstanceOf(IllegalStateException.class);
+        c.close();
         assertThatThrownBy(c::start).isInstanceOf(IllegalStateException.class);
     }
 }
