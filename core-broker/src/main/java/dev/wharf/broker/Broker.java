@@ -291,6 +291,9 @@ public final class Broker {
                 housekeeping.scanExpired();
             } catch (RuntimeException e) {
                 log.warn("Client housekeeping failed: {}", e.toString());
+            } catch (Throwable t) {
+                // a scheduled task that throws is never run again; an Error means the broker cannot be trusted
+                store.health().fail("client housekeeping", t);
             }
         }, config.getClientHousekeepingInterval(), config.getClientHousekeepingInterval(), TimeUnit.MILLISECONDS);
     }
@@ -311,6 +314,8 @@ public final class Broker {
                 registrar.registerAll();
             } catch (RuntimeException e) {
                 log.warn("NameServer registration failed: {}", e.toString());
+            } catch (Throwable t) {
+                store.health().fail("NameServer registration", t);
             }
         }, config.getRegisterNameServerPeriod(), config.getRegisterNameServerPeriod(), TimeUnit.MILLISECONDS);
     }
@@ -338,6 +343,9 @@ public final class Broker {
             parts.offsets.persist();
         } catch (IOException | RuntimeException e) {
             log.warn("Could not persist consumer offsets: {}", e.getMessage());
+        } catch (Throwable t) {
+            // a scheduled task that throws is never run again; an Error means the broker cannot be trusted
+            store.health().fail("the consumer-offset persister", t);
         }
     }
 
