@@ -272,15 +272,44 @@ public final class Broker {
             log.info("Broker {} of cluster {} started on {} (store {})", config.getBrokerName(),
                     config.getBrokerClusterName(), address, settings.store().getStorePathRootDir());
         } catch (IOException | RuntimeException e) {
-            log.error("Broker {} failed to start: {}", config.getBrokerName(), e.getMessage());
             stopEverything(false);
             state = State.STOPPED;
+            IOException diskFull = diskFullAtStart(e);
+            log.error("Broker {} failed to start: {}", config.getBrokerName(),
+                    diskFull != null ? diskFull.getMessage() : e.getMessage());
+            if (diskFull != null) {
+                throw diskFull;
+            }
             throw e;
         } catch (Exception e) {
             stopEverything(false);
             state = State.STOPPED;
             throw new IllegalStateException("Broker " + config.getBrokerName() + " failed to start: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A start that failed because the store's disk is full, told as such (where, how much is free, what to do), or
+     * null for any other failure.
+     */
+    private IOException diskFullAtStart(Exception e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof IOException && String.valueOf(c.getMessage()).contains("No space left on device")) {
+                java.nio.file.Path root = settings.store().rootPath();
+                long free = -1;
+                try {
+                    free = java.nio.file.Files.getFileStore(root).getUsableSpace();
+                } catch (IOException | RuntimeException ignored) {
+                    // the figure is a courtesy
+                }
+                return new IOException("the disk holding the store " + root + " is full" + (free >= 0 ? " (" + free
+                        + " bytes free)" : "") + ": " + e.getMessage() + ". Free space on it and start again.", e);
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return null;
     }
 
     private void scheduleTasks() {

@@ -51,6 +51,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefaultMessageStore implements MessageStore {
 
+    /** Room a consume queue needs to take its next unit: one page. */
+    private static final long CONSUME_QUEUE_ROOM = 4096;
     private static final long DISPATCH_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private static final Logger log = LoggerFactory.getLogger(DefaultMessageStore.class);
@@ -115,9 +117,13 @@ public final class DefaultMessageStore implements MessageStore {
                     request.consumeQueueOffset(), request.commitLogOffset(), request.msgSize(), request.tagsCode());
             if (!status.isStored()) {
                 // never skip: the dispatcher retries this record, and the store refuses puts until it succeeds
-                throw new UncheckedIOException(new IOException("consume queue " + request.topic() + "-"
-                        + request.queueId() + " could not store unit " + request.consumeQueueOffset()
-                        + " (no room on the disk or the file could not be created)"));
+                String what = "consume queue " + request.topic() + "-" + request.queueId() + " could not store unit "
+                        + request.consumeQueueOffset();
+                long usable = diskSpace.usableBytes();
+                String reason = usable >= 0 && usable < CONSUME_QUEUE_ROOM
+                        ? diskSpace.noRoom(CONSUME_QUEUE_ROOM, null) + " (" + what + ")"
+                        : what + " (the file could not be created or mapped; see the log)";
+                throw new UncheckedIOException(reason, new IOException(what));
             }
         });
         if (config.isMessageIndexEnable()) {
