@@ -112,7 +112,7 @@ public final class StoreHealth {
      * @param service the thread or part that failed, for the message
      */
     public void fail(String service, Throwable cause) {
-        String reason = "the store failed: " + service + " stopped on " + describe(cause)
+        String reason = "the store failed: " + service + " met " + describe(cause)
                 + "; the broker refuses new messages until it is restarted (see the log for the cause; if the disk"
                 + " is full, free space first)";
         synchronized (this) {
