@@ -51,7 +51,7 @@ public final class MappedFile extends ReferenceResource {
     private int reserveStep;
     /** Whether zero-filling above the write position is forced to disk before records follow it (set by the owner). */
     private boolean durableZeroFill;
-    /** Whether the file did not exist before this object created it. */
+    /** Whether the file did not exist before this object created it (nothing of an earlier run can be in it). */
     private final boolean createdEmpty;
 
     /**
@@ -351,7 +351,7 @@ public final class MappedFile extends ReferenceResource {
         }
         int from = Math.max(reservedPosition, wrotePosition.get());
         int to = (int) Math.min(fileSize, ((long) needed + reserveStep - 1) / reserveStep * reserveStep);
-        fill(from, to, false, durableZeroFill && !createdNow());
+        fill(from, to, false, durableZeroFill && !createdEmpty);
         reservedPosition = to;
     }
 
@@ -386,11 +386,6 @@ public final class MappedFile extends ReferenceResource {
             log.debug("No room for {} bytes in {}: {}", position, path, e.toString());
             return false;
         }
-    }
-
-    /** Whether this process created the file (nothing of an earlier run can be in it); writes false once loaded. */
-    private boolean createdNow() {
-        return createdEmpty;
     }
 
     /**
