@@ -265,11 +265,19 @@ public final class CommitLog {
         if (end + MappedFile.OS_PAGE_SIZE <= file.getReservedPosition()) {
             return null;
         }
+        DiskSpaceGuard guard = diskSpace;
+        if (guard != null) {
+            // once per step: a statvfs call, so the warning level holds between two clean-up rounds
+            guard.check();
+            StoreHealth h = health;
+            if (h != null && h.isDiskFull()) {
+                return AppendResult.failure(AppendStatus.DISK_FULL, h.writeRefusal());
+            }
+        }
         try {
             file.reserve(end);
             return null;
         } catch (IOException e) {
-            DiskSpaceGuard guard = diskSpace;
             String reason = guard != null ? guard.noRoom(reserveStepBytes(), e)
                     : "disk full: " + e.getMessage() + "; free space on the store's file system";
             return AppendResult.failure(AppendStatus.DISK_FULL, reason);
