@@ -370,6 +370,15 @@ public final class MappedFile extends ReferenceResource {
         }
     }
 
+    /**
+     * Records that the bytes below {@code position} already have disk blocks because they were written earlier
+     * (entries of a file loaded from disk), so no reservation writes them again.
+     */
+    public void assumeReserved(int position) {
+        checkPosition(position);
+        reservedPosition = Math.max(reservedPosition, position);
+    }
+
     /** Bytes from the start that are known to have disk blocks. */
     public int getReservedPosition() {
         return reservedPosition;

@@ -159,15 +159,18 @@ final class IndexFile {
 
     /**
      * Gives disk blocks to everything up to unit {@code unitNo}, so the mapped writes of a put cannot fault on a
-     * full disk. A file opened from disk may have holes among its slots, so the first call writes its used part
-     * back in place; later calls add zeroed steps for new units.
+     * full disk. A file opened from disk may have holes among its slots, so the first call writes the header and
+     * slots back in place (the units below {@code unitNo} were written, so they have blocks); later calls add zeroed
+     * steps for new units.
      *
      * @throws UncheckedIOException when the disk has no room (nothing of the put was written)
      */
     void reserveFor(int unitNo) {
         try {
             if (!reservedForWrites) {
-                file.reserveKeepingContent(IndexUnit.position(slotCount, unitNo));
+                // slots are written anywhere, so their area may have holes; the units below were all written
+                file.reserveKeepingContent(IndexUnit.position(slotCount, 1));
+                file.assumeReserved(IndexUnit.position(slotCount, unitNo));
                 reservedForWrites = true;
             }
             file.reserve(IndexUnit.position(slotCount, unitNo) + IndexUnit.SIZE);
