@@ -109,4 +109,15 @@ class StoreFaultTest {
         assertThat(store.health().isUp()).isTrue();
         assertThat(store.putMessage(message(TOPIC, 0, "z")).isOk()).isTrue();
     }
+
+    @Test
+    void diskSettingsAreChecked() {
+        MessageStoreConfig config = smallConfig(dir.resolve("bad"));
+        config.setDiskSpaceWarningLevelRatio(80);
+        config.setPreallocateStepCommitLog(100);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DefaultMessageStore(config))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("diskSpaceWarningLevelRatio is 80; use a percentage from diskMaxUsedSpaceRatio (85)")
+                .hasMessageContaining("preallocateStepCommitLog is 100; use at least 4096 bytes");
+    }
 }

@@ -32,6 +32,7 @@ public final class MappedFile extends ReferenceResource {
     private static final Logger log = LoggerFactory.getLogger(MappedFile.class);
     /** Bytes written per call when filling a range to reserve it. */
     private static final int FILL_CHUNK = 1024 * 1024;
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(FILL_CHUNK).asReadOnlyBuffer();
 
     private final Path path;
     private final String fileName;
@@ -405,21 +406,26 @@ public final class MappedFile extends ReferenceResource {
         if (from >= to) {
             return;
         }
-        ByteBuffer chunk = ByteBuffer.allocate(Math.min(FILL_CHUNK, to - from));
+        // zeros come from one shared direct buffer (never written, so views of it are safe on any thread)
+        ByteBuffer copy = keepContent ? ByteBuffer.allocate(Math.min(FILL_CHUNK, to - from)) : null;
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             for (long pos = from; pos < to;) {
-                chunk.clear().limit((int) Math.min(chunk.capacity(), to - pos));
-                Arrays.fill(chunk.array(), 0, chunk.limit(), (byte) 0);
+                int length = (int) Math.min(FILL_CHUNK, to - pos);
+                ByteBuffer chunk;
                 if (keepContent) {
+                    chunk = copy.clear().limit(length);
+                    Arrays.fill(copy.array(), 0, length, (byte) 0);
                     while (chunk.hasRemaining() && ch.read(chunk, pos + chunk.position()) >= 0) {
                         // a short read only happens at the end of a file that is shorter than its mapping
                     }
                     chunk.rewind();
+                } else {
+                    chunk = ZEROS.duplicate().limit(length);
                 }
                 while (chunk.hasRemaining()) {
                     ch.write(chunk, pos + chunk.position());
                 }
-                pos += chunk.limit();
+                pos += length;
             }
             if (force) {
                 ch.force(false);
