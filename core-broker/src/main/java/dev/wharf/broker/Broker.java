@@ -272,15 +272,44 @@ public final class Broker {
             log.info("Broker {} of cluster {} started on {} (store {})", config.getBrokerName(),
                     config.getBrokerClusterName(), address, settings.store().getStorePathRootDir());
         } catch (IOException | RuntimeException e) {
-            log.error("Broker {} failed to start: {}", config.getBrokerName(), e.getMessage());
             stopEverything(false);
             state = State.STOPPED;
+            IOException diskFull = diskFullAtStart(e);
+            log.error("Broker {} failed to start: {}", config.getBrokerName(),
+                    diskFull != null ? diskFull.getMessage() : e.getMessage());
+            if (diskFull != null) {
+                throw diskFull;
+            }
             throw e;
         } catch (Exception e) {
             stopEverything(false);
             state = State.STOPPED;
             throw new IllegalStateException("Broker " + config.getBrokerName() + " failed to start: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A start that failed because the store's disk is full, told as such (where, how much is free, what to do), or
+     * null for any other failure.
+     */
+    private IOException diskFullAtStart(Exception e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof IOException && String.valueOf(c.getMessage()).contains("No space left on device")) {
+                java.nio.file.Path root = settings.store().rootPath();
+                long free = -1;
+                try {
+                    free = java.nio.file.Files.getFileStore(root).getUsableSpace();
+                } catch (IOException | RuntimeException ignored) {
+                    // the figure is a courtesy
+                }
+                return new IOException("the disk holding the store " + root + " is full" + (free >= 0 ? " (" + free
+                        + " bytes free)" : "") + ": " + e.getMessage() + ". Free space on it and start again.", e);
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return null;
     }
 
     private void scheduleTasks() {
@@ -291,6 +320,9 @@ public final class Broker {
                 housekeeping.scanExpired();
             } catch (RuntimeException e) {
                 log.warn("Client housekeeping failed: {}", e.toString());
+            } catch (Throwable t) {
+                // a scheduled task that throws is never run again; an Error means the broker cannot be trusted
+                store.health().fail("client housekeeping", t);
             }
         }, config.getClientHousekeepingInterval(), config.getClientHousekeepingInterval(), TimeUnit.MILLISECONDS);
     }
@@ -311,6 +343,8 @@ public final class Broker {
                 registrar.registerAll();
             } catch (RuntimeException e) {
                 log.warn("NameServer registration failed: {}", e.toString());
+            } catch (Throwable t) {
+                store.health().fail("NameServer registration", t);
             }
         }, config.getRegisterNameServerPeriod(), config.getRegisterNameServerPeriod(), TimeUnit.MILLISECONDS);
     }
@@ -338,6 +372,9 @@ public final class Broker {
             parts.offsets.persist();
         } catch (IOException | RuntimeException e) {
             log.warn("Could not persist consumer offsets: {}", e.getMessage());
+        } catch (Throwable t) {
+            // a scheduled task that throws is never run again; an Error means the broker cannot be trusted
+            store.health().fail("the consumer-offset persister", t);
         }
     }
 

@@ -13,15 +13,19 @@ import dev.wharf.store.dispatch.CommitLogDispatcher;
 import dev.wharf.store.dispatch.FlushConsumeQueueService;
 import dev.wharf.store.dispatch.ReputMessageService;
 import dev.wharf.store.file.SelectMappedBufferResult;
+import dev.wharf.store.health.DiskSpaceGuard;
+import dev.wharf.store.health.StoreHealth;
 import dev.wharf.store.index.IndexService;
 import dev.wharf.store.queue.ConsumeQueue;
 import dev.wharf.store.queue.ConsumeQueueStore;
+import dev.wharf.store.queue.PutUnitStatus;
 import dev.wharf.store.recovery.AbortFile;
 import dev.wharf.store.recovery.CheckpointLayout;
 import dev.wharf.store.recovery.CommitLogRecovery;
 import dev.wharf.store.recovery.StoreCheckpoint;
 import dev.wharf.store.recovery.StoreLock;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -47,6 +51,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DefaultMessageStore implements MessageStore {
 
+    /** Room a consume queue needs to take its next unit: one page. */
+    private static final long CONSUME_QUEUE_ROOM = 4096;
     private static final long DISPATCH_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private static final Logger log = LoggerFactory.getLogger(DefaultMessageStore.class);
@@ -65,6 +71,8 @@ public final class DefaultMessageStore implements MessageStore {
     private final QueueMessageReader reader;
     private final AbortFile abortFile;
     private volatile MessageArrivingListener arrivingListener;
+    private final StoreHealth health = new StoreHealth();
+    private final DiskSpaceGuard diskSpace;
 
     private StoreLock lock;
     private StoreCheckpoint checkpoint;
@@ -84,24 +92,40 @@ public final class DefaultMessageStore implements MessageStore {
                 config.getMaxMessageSize());
         commitLog.setWritable(false);
         commitLog.mappedFileQueue().setWarmNewFiles(config.isWarmMapedFileEnable());
+        this.diskSpace = new DiskSpaceGuard(root, config.getDiskSpaceWarningLevelRatio(), health);
+        commitLog.setSpaceGuard(config.getPreallocateStepCommitLog(), diskSpace, health);
         this.consumeQueues = new ConsumeQueueStore(root.resolve("consumequeue"), config.getMappedFileSizeConsumeQueue());
         this.index = new IndexService(root.resolve("index"), config.getMaxHashSlotNum(), config.getMaxIndexNum());
-        this.reput = new ReputMessageService(commitLog, 100);
+        this.reput = new ReputMessageService(commitLog, 100, health);
         this.stats = new StoreStats(forces, reput::behindBytes, reput::dispatchedCount);
         if (config.getFlushDiskType() == FlushDiskType.SYNC_FLUSH) {
             this.groupCommit = new GroupCommitService(commitLog.mappedFileQueue(), config.getSyncFlushTimeout(), forces);
+            groupCommit.setHealth(health);
             this.asyncFlush = null;
         } else {
             this.groupCommit = null;
             this.asyncFlush = new FlushCommitLogService(commitLog.mappedFileQueue(), config.getFlushIntervalCommitLog(),
                     config.getFlushCommitLogLeastPages(), config.getFlushCommitLogThoroughInterval(), forces);
+            asyncFlush.setHealth(health);
         }
-        this.putter = new MessagePutter(commitLog, groupCommit, stats, config.getStoreHost());
+        this.putter = new MessagePutter(commitLog, groupCommit, stats, config.getStoreHost(), health, diskSpace);
         this.reader = new QueueMessageReader(commitLog, consumeQueues, index, config, stats, reput::getConfirmedOffset);
         this.abortFile = new AbortFile(root);
 
-        reput.addDispatcher(request -> consumeQueues.findOrCreate(request.topic(), request.queueId())
-                .putUnit(request.consumeQueueOffset(), request.commitLogOffset(), request.msgSize(), request.tagsCode()));
+        reput.addDispatcher(request -> {
+            PutUnitStatus status = consumeQueues.findOrCreate(request.topic(), request.queueId()).putUnit(
+                    request.consumeQueueOffset(), request.commitLogOffset(), request.msgSize(), request.tagsCode());
+            if (!status.isStored()) {
+                // never skip: the dispatcher retries this record, and the store refuses puts until it succeeds
+                String what = "consume queue " + request.topic() + "-" + request.queueId() + " could not store unit "
+                        + request.consumeQueueOffset();
+                long usable = diskSpace.usableBytes();
+                String reason = usable >= 0 && usable < CONSUME_QUEUE_ROOM
+                        ? diskSpace.noRoom(CONSUME_QUEUE_ROOM, null) + " (" + what + ")"
+                        : what + " (the file could not be created or mapped; see the log)";
+                throw new UncheckedIOException(reason, new IOException(what));
+            }
+        });
         if (config.isMessageIndexEnable()) {
             reput.addDispatcher(index::buildIndex);
         }
@@ -144,8 +168,9 @@ public final class DefaultMessageStore implements MessageStore {
 
             // re-dispatch what the consume queues and index miss, then derive the next queue offsets from them
             reput.setReputFromOffset(recovered.dispatchFrom());
-            reput.doReput();
+            catchUpDispatch();
             restoreQueueOffsets();
+            diskSpace.check();
             startServices();
             commitLog.setWritable(true);
             running = true;
@@ -155,6 +180,27 @@ public final class DefaultMessageStore implements MessageStore {
         } catch (IOException | RuntimeException e) {
             releaseAfterFailedStart();
             throw e;
+        } catch (InternalError e) {
+            // a mapped file faulted while it was read or repaired: on a full disk, reading a hole may need a block
+            releaseAfterFailedStart();
+            throw new IOException("Could not open the store at " + root + ": " + StoreHealth.describe(e)
+                    + " while reading its files. If the disk is full, free space on it"
+                    + (diskSpace.usableBytes() >= 0 ? " (" + diskSpace.usableBytes() + " bytes free now)" : "")
+                    + " and start again.", e);
+        }
+    }
+
+    /**
+     * Dispatches what the consume queues and index miss before puts are taken: the next queue offsets come from
+     * the consume queues, so the store cannot start while records are left undispatched.
+     */
+    private void catchUpDispatch() throws IOException {
+        try {
+            reput.doReput();
+        } catch (RuntimeException | InternalError e) {
+            throw new IOException("Could not rebuild the consume queues and index from the commit log (stuck at"
+                    + " offset " + reput.getReputFromOffset() + " on " + StoreHealth.describe(e) + "). If the disk"
+                    + " holding " + root + " is full, free space on it and start again.", e);
         }
     }
 
@@ -193,6 +239,7 @@ public final class DefaultMessageStore implements MessageStore {
                 commitLog::getFlushedWhere, () -> commitLog.mappedFileQueue().getStoreTimestamp(), checkpoint,
                 config.getFlushIntervalConsumeQueue(), config.getFlushConsumeQueueLeastPages(),
                 config.getFlushConsumeQueueThoroughInterval());
+        flushConsumeQueue.setHealth(health);
         flushConsumeQueue.start();
         cleanCommitLog = new CleanCommitLogService(commitLog, config.getFileReservedTime() * 3_600_000L,
                 DeleteWhen.parse(config.getDeleteWhen()), config.getDiskMaxUsedSpaceRatio(),
@@ -205,8 +252,16 @@ public final class DefaultMessageStore implements MessageStore {
     }
 
     private void cleanOnce() {
-        cleanCommitLog.run();
-        cleanConsumeQueue.run();
+        try {
+            diskSpace.check();
+            cleanCommitLog.run();
+            cleanConsumeQueue.run();
+        } catch (RuntimeException e) {
+            log.error("Clean-up round failed; will retry next round", e);
+        } catch (Throwable t) {
+            // a scheduled task that throws is never run again: stay scheduled, but the store cannot be trusted
+            health.fail("the clean-up service", t);
+        }
     }
 
     private void deleteDerivedBelow(long minPhyOffset) {
@@ -423,6 +478,11 @@ public final class DefaultMessageStore implements MessageStore {
         } catch (ExecutionException e) {
             log.error("Clean-up failed", e.getCause());
         }
+    }
+
+    @Override
+    public StoreHealth health() {
+        return health;
     }
 
     @Override

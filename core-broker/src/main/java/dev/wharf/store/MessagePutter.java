@@ -5,6 +5,8 @@ import dev.wharf.store.commitlog.AppendResult;
 import dev.wharf.store.commitlog.AppendStatus;
 import dev.wharf.store.commitlog.CommitLog;
 import dev.wharf.store.commitlog.GroupCommitService;
+import dev.wharf.store.health.DiskSpaceGuard;
+import dev.wharf.store.health.StoreHealth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,12 +21,37 @@ final class MessagePutter {
     private final GroupCommitService groupCommit; // null for ASYNC_FLUSH
     private final StoreStats stats;
     private final long defaultStoreHost;
+    private final StoreHealth health;
+    private final DiskSpaceGuard diskSpace;
 
-    MessagePutter(CommitLog commitLog, GroupCommitService groupCommit, StoreStats stats, String storeHost) {
+    MessagePutter(CommitLog commitLog, GroupCommitService groupCommit, StoreStats stats, String storeHost,
+            StoreHealth health, DiskSpaceGuard diskSpace) {
         this.commitLog = commitLog;
         this.groupCommit = groupCommit;
         this.stats = stats;
         this.defaultStoreHost = HostAddress.pack(storeHost);
+        this.health = health;
+        this.diskSpace = diskSpace;
+    }
+
+    /**
+     * Null while the store takes writes, else why not. A full disk is looked at again (at most every 100 ms), so
+     * puts resume by themselves once space returns.
+     */
+    private AppendResult refusal() {
+        String reason = health.writeRefusal();
+        if (reason == null) {
+            return null;
+        }
+        if (health.condition() == StoreHealth.Condition.DISK_FULL) {
+            diskSpace.recheckIfDue();
+            reason = health.writeRefusal();
+            if (reason == null) {
+                return null;
+            }
+        }
+        return AppendResult.failure(health.condition() == StoreHealth.Condition.DISK_FULL ? AppendStatus.DISK_FULL
+                : AppendStatus.STORE_NOT_WRITABLE, reason);
     }
 
     /** Stores one message, blocking for the disk when SYNC_FLUSH asks for it. */
@@ -49,6 +76,10 @@ final class MessagePutter {
         if (batch == null || batch.isEmpty()) {
             return failed(AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL,
                     "The batch is empty; send at least one message."));
+        }
+        AppendResult refused = refusal();
+        if (refused != null) {
+            return failed(refused);
         }
         List<String> properties = new ArrayList<>(batch.size());
         boolean wait = false;
@@ -80,6 +111,10 @@ final class MessagePutter {
     private AppendResult append(MessageExtBrokerInner msg) {
         if (msg == null) {
             return AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL, "The message is null; give a message to store.");
+        }
+        AppendResult refused = refusal();
+        if (refused != null) {
+            return refused;
         }
         String properties;
         try {
@@ -138,6 +173,12 @@ final class MessagePutter {
                 return PutMessageStatus.CREATE_MAPPED_FILE_FAILED;
             case SERVICE_NOT_AVAILABLE:
                 return PutMessageStatus.SERVICE_NOT_AVAILABLE;
+            case STORE_NOT_WRITABLE:
+                return PutMessageStatus.STORE_NOT_WRITABLE;
+            case DISK_FULL:
+                return PutMessageStatus.DISK_FULL;
+            case IO_FAULT:
+                return PutMessageStatus.STORE_NOT_WRITABLE;
             default:
                 return PutMessageStatus.UNKNOWN_ERROR;
         }

@@ -1,5 +1,6 @@
 package dev.wharf.store;
 
+import dev.wharf.store.health.StoreHealth;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import java.io.IOException;
@@ -127,4 +128,10 @@ public interface MessageStore {
     MessageStoreConfig config();
 
     StoreStats stats();
+
+    /**
+     * Whether the store takes writes, and if not why: disk full, dispatch stuck or failed. Health checks report
+     * DOWN while it refuses writes.
+     */
+    StoreHealth health();
 }

@@ -68,6 +68,17 @@ public final class MessageStoreConfig {
     private boolean warmMapedFileEnable = false;
     /** The broker address ("ip:port") stored in records and message ids. */
     private String storeHost = "127.0.0.1:10911";
+    /**
+     * Disk use (percent) above which new messages are refused until space returns (clean-up already deletes old
+     * files above {@code diskMaxUsedSpaceRatio}, so this is the last line before the disk is really full).
+     */
+    private int diskSpaceWarningLevelRatio = 90;
+    /**
+     * Bytes of disk a commit-log file is given at a time ahead of the writer (zeros written through a channel), so
+     * a write through the mapping never meets a full disk; a put that needs a step the disk cannot give is refused
+     * as "disk full". The file size or more reserves whole files at creation.
+     */
+    private int preallocateStepCommitLog = 4 * MIB;
 
     /**
      * Checks every setting.
@@ -108,6 +119,15 @@ public final class MessageStoreConfig {
         }
         if (diskMaxUsedSpaceRatio < 10 || diskMaxUsedSpaceRatio > 95) {
             errors.add("diskMaxUsedSpaceRatio is " + diskMaxUsedSpaceRatio + "; use a percentage from 10 to 95 (default 85).");
+        }
+        if (diskSpaceWarningLevelRatio < diskMaxUsedSpaceRatio || diskSpaceWarningLevelRatio > 99) {
+            errors.add("diskSpaceWarningLevelRatio is " + diskSpaceWarningLevelRatio + "; use a percentage from"
+                    + " diskMaxUsedSpaceRatio (" + diskMaxUsedSpaceRatio + ") to 99 (default 90), since the store"
+                    + " must clean up before it refuses writes.");
+        }
+        if (preallocateStepCommitLog < 4 * KIB) {
+            errors.add("preallocateStepCommitLog is " + preallocateStepCommitLog + "; use at least 4096 bytes"
+                    + " (default 4 MiB).");
         }
         positive(errors, "cleanResourceInterval", cleanResourceInterval);
         notNegative(errors, "deleteCommitLogFilesInterval", deleteCommitLogFilesInterval);
@@ -384,5 +404,21 @@ public final class MessageStoreConfig {
 
     public void setStoreHost(String storeHost) {
         this.storeHost = storeHost;
+    }
+
+    public int getDiskSpaceWarningLevelRatio() {
+        return diskSpaceWarningLevelRatio;
+    }
+
+    public void setDiskSpaceWarningLevelRatio(int diskSpaceWarningLevelRatio) {
+        this.diskSpaceWarningLevelRatio = diskSpaceWarningLevelRatio;
+    }
+
+    public int getPreallocateStepCommitLog() {
+        return preallocateStepCommitLog;
+    }
+
+    public void setPreallocateStepCommitLog(int preallocateStepCommitLog) {
+        this.preallocateStepCommitLog = preallocateStepCommitLog;
     }
 }

@@ -14,6 +14,16 @@ public enum PutMessageStatus {
     PROPERTIES_SIZE_EXCEEDED,
     /** The store is not started or is shutting down. */
     SERVICE_NOT_AVAILABLE,
+    /**
+     * The store's disk is full (above {@code diskSpaceWarningLevelRatio}, or the file system refused the blocks a
+     * message needs); the message was not stored. Puts are accepted again by themselves once space returns.
+     */
+    DISK_FULL,
+    /**
+     * The store cannot take writes for another reason it names: dispatch is stuck on a record (clears by itself) or
+     * a service thread failed (until a restart); the message was not stored.
+     */
+    STORE_NOT_WRITABLE,
     /** The page cache is too slow to accept writes (reserved; not produced by this store). */
     OS_PAGE_CACHE_BUSY,
     UNKNOWN_ERROR

@@ -145,6 +145,9 @@ public final class AckService {
             returns.reap(table, clock.getAsLong(), ++reaps % OWNER_CHECK_EVERY == 0);
         } catch (RuntimeException e) {
             log.warn("Ending expired leases failed: {}", e.toString());
+        } catch (Throwable t) {
+            // a scheduled task that throws is never run again; an Error means the broker cannot be trusted
+            store.health().fail("the lease reaper (wharf-ack)", t);
         }
     }
 
@@ -153,6 +156,8 @@ public final class AckService {
             snapshots.write(force);
         } catch (IOException | RuntimeException e) {
             log.warn("Could not write the acknowledgement snapshot: {}", e.getMessage());
+        } catch (Throwable t) {
+            store.health().fail("the acknowledgement snapshot (wharf-ack)", t);
         }
     }
 

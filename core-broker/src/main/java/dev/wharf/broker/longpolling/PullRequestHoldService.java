@@ -155,6 +155,8 @@ public final class PullRequestHoldService extends ServiceThread {
                 checkAll();
             } catch (RuntimeException e) {
                 log.warn("Checking held pulls failed: {}", e.toString());
+            } catch (Throwable t) {
+                store.health().fail(getServiceName(), t);
             }
         }
     }

@@ -235,6 +235,11 @@ public final class SendMessageProcessor implements RequestProcessor {
                         "The broker " + brokerName + " is not accepting messages now (starting or shutting down);"
                                 + " retry on another broker."));
             }
+            case DISK_FULL, STORE_NOT_WRITABLE -> {
+                // the store's own sentence says what is wrong and what to do (free space, restart)
+                return ProcessorSupport.answer(request, ResponseCode.SERVICE_NOT_AVAILABLE, remark(result,
+                        "The broker " + brokerName + " cannot store messages now (" + status + ")."));
+            }
             case OS_PAGE_CACHE_BUSY -> {
                 return ProcessorSupport.answer(request, ResponseCode.SYSTEM_BUSY, remark(result,
                         "The broker " + brokerName + " is busy writing; retry shortly."));

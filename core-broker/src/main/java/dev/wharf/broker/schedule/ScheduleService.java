@@ -298,8 +298,12 @@ public final class ScheduleService {
                 long sleep;
                 try {
                     sleep = round();
-                } catch (RuntimeException e) {
-                    log.error("Scheduling round failed; retrying shortly", e);
+                } catch (Throwable t) {
+                    if (t instanceof Error) {
+                        store.health().fail(getServiceName(), t);
+                    } else {
+                        log.error("Scheduling round failed; retrying shortly", t);
+                    }
                     plannedWake = clock.getAsLong() + RETRY_BACKOFF_MILLIS;
                     sleep = RETRY_BACKOFF_MILLIS;
                 }

@@ -120,6 +120,9 @@ final class TransactionCheckService {
             round();
         } catch (RuntimeException e) {
             log.error("Transaction check round failed; trying again in {} ms", intervalMillis, e);
+        } catch (Throwable t) {
+            // a scheduled task that throws is never run again; an Error means the broker cannot be trusted
+            store.health().fail("the transaction check", t);
         }
     }
 

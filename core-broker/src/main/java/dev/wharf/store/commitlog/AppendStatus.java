@@ -16,5 +16,11 @@ public enum AppendStatus {
     CREATE_MAPPED_FILE_FAILED,
     /** The commit log is not accepting writes (not started or shutting down). */
     SERVICE_NOT_AVAILABLE,
+    /** The file system could not give the blocks the record needs; nothing was written. */
+    DISK_FULL,
+    /** The store refuses writes for a reason its health names (dispatch stuck, a failed service). */
+    STORE_NOT_WRITABLE,
+    /** Writing through the mapping faulted (an I/O error); nothing was acknowledged and the store is failed. */
+    IO_FAULT,
     UNKNOWN_ERROR
 }

@@ -7,6 +7,8 @@ import dev.wharf.store.file.AppendCallback;
 import dev.wharf.store.file.MappedFile;
 import dev.wharf.store.file.MappedFileQueue;
 import dev.wharf.store.file.SelectMappedBufferResult;
+import dev.wharf.store.health.DiskSpaceGuard;
+import dev.wharf.store.health.StoreHealth;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -36,6 +38,8 @@ public final class CommitLog {
     private final ThreadLocal<RecordEncoder> encoders;
     private volatile Runnable appendListener = () -> { };
     private volatile boolean writable = true;
+    private volatile DiskSpaceGuard diskSpace;
+    private volatile StoreHealth health;
 
     public CommitLog(Path dir, int fileSize, int maxMessageSize) {
         if (maxMessageSize <= 0) {
@@ -57,6 +61,17 @@ public final class CommitLog {
         long cap = (long) maxMessageSize * BATCH_MESSAGE_SIZE_FACTOR;
         long fit = (long) fileSize - MessageRecord.BLANK_RECORD_MIN_SIZE;
         return (int) Math.min(cap, fit);
+    }
+
+    /**
+     * Reserves disk blocks {@code step} bytes at a time ahead of the writer (see {@link MappedFile#reserve(int)}),
+     * reporting a file system that refuses them to {@code diskSpace}; a mapped write that faults all the same
+     * fails the store through {@code health}. Call before {@link #load()}.
+     */
+    public void setSpaceGuard(int step, DiskSpaceGuard diskSpace, StoreHealth health) {
+        mappedFileQueue.setReserveStep(step, true);
+        this.diskSpace = diskSpace;
+        this.health = health;
     }
 
     /** Maps the existing files; recovery then decides where the log really ends. */
@@ -166,21 +181,25 @@ public final class CommitLog {
                 return AppendResult.failure(AppendStatus.SERVICE_NOT_AVAILABLE,
                         "The store is not accepting messages (it is stopped or shutting down).");
             }
-            MappedFile file = mappedFileQueue.getLastMappedFile(0);
+            MappedFile file = writableFile();
             if (file == null) {
-                return AppendResult.failure(AppendStatus.CREATE_MAPPED_FILE_FAILED,
-                        "Could not create a commit-log file in " + mappedFileQueue.getStorePath()
-                                + "; check free disk space and permissions.");
+                return noFile();
             }
             long now = System.currentTimeMillis();
+            AppendResult refused = reserve(file, size);
+            if (refused != null) {
+                return refused;
+            }
             appender.prepare(encoder, now);
             file.append(appender);
             if (appender.status == AppendStatus.END_OF_FILE) {
-                file = mappedFileQueue.getLastMappedFile(0);
+                file = writableFile();
                 if (file == null) {
-                    return AppendResult.failure(AppendStatus.CREATE_MAPPED_FILE_FAILED,
-                            "Could not create a commit-log file in " + mappedFileQueue.getStorePath()
-                                    + "; check free disk space and permissions.");
+                    return noFile();
+                }
+                refused = reserve(file, size);
+                if (refused != null) {
+                    return refused;
                 }
                 appender.prepare(encoder, now);
                 file.append(appender);
@@ -190,12 +209,79 @@ public final class CommitLog {
                         "The record did not fit an empty commit-log file.");
             }
             result = AppendResult.ok(appender.wroteOffset, size, now, appender.firstQueueOffset, encoder.count());
+        } catch (InternalError e) {
+            // a mapped write faulted despite the reservation: the write position did not move, so nothing of this
+            // record is visible or acknowledged, but the file can no longer be trusted
+            StoreHealth h = health;
+            if (h != null) {
+                h.fail("the commit-log writer", e);
+            }
+            return AppendResult.failure(AppendStatus.IO_FAULT, "The broker could not write the message: "
+                    + StoreHealth.describe(e) + "; it refuses new messages until it is restarted.");
         } finally {
             appender.release();
             putLock.unlock();
         }
         appendListener.run();
         return result;
+    }
+
+    private MappedFile writableFile() {
+        MappedFile file = mappedFileQueue.getLastMappedFile(0);
+        if (file == null || file.isFull()) {
+            // creation failed; an empty queue answers null, a queue whose last file is full answers that file
+            return null;
+        }
+        return file;
+    }
+
+    /** Why no file could be created: disk full when the file system is short of a step, else the cause. */
+    private AppendResult noFile() {
+        String cause = mappedFileQueue.lastCreateFailure();
+        DiskSpaceGuard guard = diskSpace;
+        if (guard != null) {
+            long usable = guard.usableBytes();
+            if (usable >= 0 && usable < (long) MappedFile.OS_PAGE_SIZE + reserveStepBytes()) {
+                return AppendResult.failure(AppendStatus.DISK_FULL,
+                        guard.noRoom(reserveStepBytes(), cause == null ? null : new IOException(cause)));
+            }
+        }
+        return AppendResult.failure(AppendStatus.CREATE_MAPPED_FILE_FAILED,
+                "Could not create a commit-log file in " + mappedFileQueue.getStorePath() + (cause == null ? "" : ": "
+                        + cause) + "; check free disk space and permissions.");
+    }
+
+    private int reserveStepBytes() {
+        int step = mappedFileQueue.getReserveStep();
+        return step <= 0 ? fileSize : Math.min(step, fileSize);
+    }
+
+    /**
+     * Gives the file disk blocks for a record of {@code size} bytes at the write position (plus a closing blank
+     * record), so that the mapped write cannot fault; null when it has them, else the refusal.
+     */
+    private AppendResult reserve(MappedFile file, int size) {
+        int end = (int) Math.min(fileSize, (long) file.getWrotePosition() + size + MessageRecord.BLANK_RECORD_MIN_SIZE);
+        if (end + MappedFile.OS_PAGE_SIZE <= file.getReservedPosition()) {
+            return null;
+        }
+        DiskSpaceGuard guard = diskSpace;
+        if (guard != null) {
+            // once per step: a statvfs call, so the warning level holds between two clean-up rounds
+            guard.check();
+            StoreHealth h = health;
+            if (h != null && h.isDiskFull()) {
+                return AppendResult.failure(AppendStatus.DISK_FULL, h.writeRefusal());
+            }
+        }
+        try {
+            file.reserve(end);
+            return null;
+        } catch (IOException e) {
+            String reason = guard != null ? guard.noRoom(reserveStepBytes(), e)
+                    : "disk full: " + e.getMessage() + "; free space on the store's file system";
+            return AppendResult.failure(AppendStatus.DISK_FULL, reason);
+        }
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.wharf.store.commitlog;
 
 import dev.wharf.common.util.ServiceThread;
 import dev.wharf.store.file.MappedFileQueue;
+import dev.wharf.store.health.StoreHealth;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -78,9 +79,16 @@ public final class GroupCommitService extends ServiceThread {
         this.forceOnce = forceOnce;
     }
 
+    private volatile StoreHealth health;
+
     @Override
     public String getServiceName() {
         return "wharf-group-commit";
+    }
+
+    /** Where a fault this thread cannot survive (an {@link Error}) is reported: the store then refuses writes. */
+    public void setHealth(StoreHealth health) {
+        this.health = health;
     }
 
     /**
@@ -195,12 +203,34 @@ public final class GroupCommitService extends ServiceThread {
     public void run() {
         while (!isStopped()) {
             waitForRunning(10);
-            commitQueued();
+            commitQueuedSafely();
         }
         // complete whatever arrived during the last round
         for (int i = 0; i < 2; i++) {
             onWaitEnd();
+            commitQueuedSafely();
+        }
+    }
+
+    /**
+     * {@link #commitQueued()} that survives anything: waiters of a round that failed are answered "not confirmed"
+     * (their messages are stored, the disk did not say so) rather than left to time out, and an {@link Error}
+     * fails the store.
+     */
+    private void commitQueuedSafely() {
+        try {
             commitQueued();
+        } catch (Throwable t) {
+            for (Request request : readRequests) {
+                request.future.complete(Boolean.FALSE);
+            }
+            readRequests.clear();
+            StoreHealth h = health;
+            if (t instanceof Error && h != null) {
+                h.fail(getServiceName(), t);
+            } else {
+                log.error("Group commit round failed; will retry", t);
+            }
         }
     }
 

@@ -6,10 +6,12 @@ import dev.wharf.common.util.ServiceThread;
 import dev.wharf.store.commitlog.CommitLog;
 import dev.wharf.store.commitlog.RecordValidator;
 import dev.wharf.store.file.SelectMappedBufferResult;
+import dev.wharf.store.health.StoreHealth;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,6 +27,13 @@ import org.slf4j.LoggerFactory;
  * every unit of a batch, in every queue, becomes readable at the same instant. The confirmed dispatchers
  * (arrival notifications for long polling) receive a batch's requests only then.
  *
+ * <p>Faults: a dispatcher that throws (a consume queue without room on a full disk, an I/O fault of a mapped
+ * file, any {@link Throwable}) leaves the record undispatched: the reput offset stays on it and the service tries
+ * it again, waiting {@value #FIRST_RETRY_MILLIS} ms, then twice as long each time up to
+ * {@value #MAX_RETRY_MILLIS} ms. Meanwhile {@link StoreHealth} marks dispatch stuck, so the store refuses new
+ * puts with the reason instead of accepting messages nobody could read; the first success clears it. Dispatchers
+ * see a retried record again and skip what they already hold (see {@link CommitLogDispatcher}).
+ *
  * <p>Threading: {@link #doReput()} runs on this service's thread (or, before the service starts, on the
  * start-up thread to catch up after recovery). Dispatchers run on that thread. {@link #getReputFromOffset()}
  * may be read from any thread.
@@ -32,6 +41,8 @@ import org.slf4j.LoggerFactory;
 public final class ReputMessageService extends ServiceThread {
 
     private static final Logger log = LoggerFactory.getLogger(ReputMessageService.class);
+    static final long FIRST_RETRY_MILLIS = 10;
+    static final long MAX_RETRY_MILLIS = 1000;
 
     private final CommitLog commitLog;
     private final List<CommitLogDispatcher> dispatchers = new CopyOnWriteArrayList<>();
@@ -45,10 +56,21 @@ public final class ReputMessageService extends ServiceThread {
     /** Whether the dispatch position is inside a batch; dispatch thread only. */
     private boolean insideBatch;
     private long lastReportedInvalid = -1;
+    private final StoreHealth health;
+    /** Failed attempts in a row; dispatch thread only. */
+    private volatile int failures;
+    /** When the next attempt after a failure is due ({@link System#nanoTime()}); dispatch thread only. */
+    private long retryAtNanos;
 
     public ReputMessageService(CommitLog commitLog, long pollMillis) {
+        this(commitLog, pollMillis, new StoreHealth());
+    }
+
+    /** @param health told when dispatch gets stuck and when it resumes */
+    public ReputMessageService(CommitLog commitLog, long pollMillis, StoreHealth health) {
         this.commitLog = commitLog;
         this.pollMillis = pollMillis;
+        this.health = health;
     }
 
     @Override
@@ -107,15 +129,52 @@ public final class ReputMessageService extends ServiceThread {
     @Override
     public void run() {
         while (!isStopped()) {
-            waitForRunning(pollMillis);
-            try {
-                doReput();
-            } catch (RuntimeException e) {
-                log.error("Dispatch failed at commit-log offset {}; will retry", reputFromOffset, e);
+            if (failures == 0) {
+                waitForRunning(pollMillis);
+            } else {
+                long wait = TimeUnit.NANOSECONDS.toMillis(retryAtNanos - System.nanoTime());
+                if (wait > 0) {
+                    // wakeups from readers waiting for dispatch must not turn the back-off into a busy loop
+                    waitForRunning(wait);
+                    continue;
+                }
             }
+            dispatchOnce();
         }
         // dispatch what the last puts wrote before the store flushes and writes its checkpoint
-        doReput();
+        dispatchOnce();
+    }
+
+    /**
+     * {@link #doReput()}, turning any failure into a stuck state with a retry time instead of an exception.
+     *
+     * @return true when everything written was dispatched
+     */
+    public boolean dispatchOnce() {
+        try {
+            doReput();
+            if (failures > 0) {
+                log.info("Dispatch got past commit-log offset {} after {} failed attempt(s)", reputFromOffset,
+                        failures);
+                failures = 0;
+                health.dispatchResumed();
+            }
+            return true;
+        } catch (Throwable t) {
+            failures++;
+            long delay = Math.min(MAX_RETRY_MILLIS, FIRST_RETRY_MILLIS << Math.min(failures - 1, 20));
+            retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
+            health.dispatchStuck("dispatch is stuck at commit-log offset " + reputFromOffset + " on "
+                    + StoreHealth.describe(t) + "; the broker refuses new messages until it gets past (retrying"
+                    + " every " + MAX_RETRY_MILLIS + " ms at most)", t);
+            log.debug("Dispatch attempt {} failed at commit-log offset {}", failures, reputFromOffset, t);
+            return false;
+        }
+    }
+
+    /** Whether the last attempt failed (the dispatcher is waiting to retry a record). */
+    public boolean isStuck() {
+        return failures > 0;
     }
 
     /** Dispatches everything written so far. */
@@ -177,7 +236,13 @@ public final class ReputMessageService extends ServiceThread {
 
     private void notifyConfirmed(DispatchRequest request) {
         for (CommitLogDispatcher dispatcher : confirmedDispatchers) {
-            dispatcher.dispatch(request);
+            try {
+                dispatcher.dispatch(request);
+            } catch (RuntimeException e) {
+                // a notification (long polling) is not data: the record is in place, readers find it by polling
+                log.warn("A confirmed dispatcher failed at commit-log offset {}: {}", request.commitLogOffset(),
+                        e.toString());
+            }
         }
     }
 

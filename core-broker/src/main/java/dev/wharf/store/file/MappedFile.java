@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +30,9 @@ public final class MappedFile extends ReferenceResource {
     public static final int FILE_NAME_LENGTH = 20;
 
     private static final Logger log = LoggerFactory.getLogger(MappedFile.class);
+    /** Bytes written per call when filling a range to reserve it. */
+    private static final int FILL_CHUNK = 1024 * 1024;
+    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(FILL_CHUNK).asReadOnlyBuffer();
 
     private final Path path;
     private final String fileName;
@@ -42,6 +46,14 @@ public final class MappedFile extends ReferenceResource {
     private final AtomicInteger flushedPosition = new AtomicInteger();
     private volatile long storeTimestamp;
     private volatile boolean firstCreateInQueue;
+    /** Bytes from the start known to have disk blocks behind them, so mapped writes below cannot fault; writer-owned. */
+    private int reservedPosition;
+    /** Bytes reserved at a time ahead of the writer (the whole file unless the owner sets a step). */
+    private int reserveStep;
+    /** Whether zero-filling above the write position is forced to disk before records follow it (set by the owner). */
+    private boolean durableZeroFill;
+    /** Whether the file did not exist before this object created it (nothing of an earlier run can be in it). */
+    private final boolean createdEmpty;
 
     /**
      * Maps {@code path}, creating it (sparse) at {@code fileSize} bytes when missing. The file name must be the
@@ -68,6 +80,7 @@ public final class MappedFile extends ReferenceResource {
         if (parent != null) {
             Files.createDirectories(parent);
         }
+        this.createdEmpty = !Files.exists(path);
         FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE);
         try {
@@ -77,6 +90,7 @@ public final class MappedFile extends ReferenceResource {
             throw new IOException("Could not map " + path + " (" + fileSize + " bytes): " + e.getMessage(), e);
         }
         this.channel = ch;
+        this.reserveStep = fileSize;
         this.writeView = mapped.duplicate();
         this.storeTimestamp = Files.getLastModifiedTime(path).toMillis();
     }
@@ -105,14 +119,15 @@ public final class MappedFile extends ReferenceResource {
     }
 
     /**
-     * Copies {@code data} (position to limit) at the write position.
+     * Copies {@code data} (position to limit) at the write position, reserving disk blocks first.
      *
-     * @return false, writing nothing, when the rest of the file is too small
+     * @return false, writing nothing, when the rest of the file is too small or the file system has no room
+     *         for it (see {@link #reserve(int)})
      */
     public boolean append(ByteBuffer data) {
         int current = wrotePosition.get();
         int length = data.remaining();
-        if (length > fileSize - current) {
+        if (length > fileSize - current || !reserveQuietly(current + length)) {
             return false;
         }
         writeView.limit(fileSize).position(current);
@@ -125,7 +140,7 @@ public final class MappedFile extends ReferenceResource {
     /** Copies {@code length} bytes of {@code data} from {@code offset}; false when they do not fit. */
     public boolean append(byte[] data, int offset, int length) {
         int current = wrotePosition.get();
-        if (length > fileSize - current) {
+        if (length > fileSize - current || !reserveQuietly(current + length)) {
             return false;
         }
         writeView.limit(fileSize).position(current);
@@ -136,7 +151,9 @@ public final class MappedFile extends ReferenceResource {
     }
 
     /**
-     * Lets the callback write at the write position and advances the position by what it returns.
+     * Lets the callback write at the write position and advances the position by what it returns. The caller
+     * must have {@linkplain #reserve(int) reserved} what the callback may write, since the callback writes through
+     * the mapping directly.
      *
      * @return the callback's result (bytes the position advanced)
      */
@@ -259,8 +276,14 @@ public final class MappedFile extends ReferenceResource {
         return written / OS_PAGE_SIZE - flushed / OS_PAGE_SIZE >= leastPages;
     }
 
-    /** Touches every page so later appends take no page faults; optional (warmMapedFileEnable). */
-    public void warm() {
+    /**
+     * Touches every page so later appends take no page faults; optional (warmMapedFileEnable). Reserves the whole
+     * file first, so the touching itself cannot fault on a full disk.
+     *
+     * @throws IOException when the file system has no room for the file
+     */
+    public void warm() throws IOException {
+        reserve(fileSize);
         ByteBuffer view = mapped.duplicate();
         for (int pos = wrotePosition.get(); pos < fileSize; pos += OS_PAGE_SIZE) {
             view.put(pos, (byte) 0);
@@ -298,38 +321,144 @@ public final class MappedFile extends ReferenceResource {
     }
 
     /**
-     * Zeroes the bytes from {@code position} to the end of the file, so a later scan cannot mistake stale
-     * bytes behind a truncation point for data. Pages that are already zero are only read, never written, so
-     * untouched (sparse) parts of the file stay unallocated.
+     * Sets how far ahead of the writer disk blocks are reserved: {@code step} bytes at a time (the whole file when
+     * {@code step} is the file size or more). With {@code durableZeroFill}, each reservation above the write
+     * position of a file that may hold bytes of an earlier run is forced to disk before records are written
+     * behind it, so that after a power loss no stale record can follow the last one written (see
+     * {@link #zeroFrom(int)}). Call before the first append.
      */
-    public void zeroFrom(int position) {
+    public void setReserveStep(int step, boolean durableZeroFill) {
+        if (step < OS_PAGE_SIZE) {
+            throw new IllegalArgumentException("reserve step must be at least " + OS_PAGE_SIZE + " bytes, got " + step);
+        }
+        this.reserveStep = step;
+        this.durableZeroFill = durableZeroFill;
+    }
+
+    /**
+     * Makes sure the file system has given blocks to every byte below {@code position} plus one page (the page
+     * after the last record is read by recovery), so that writing or reading them through the mapping can never
+     * fault (SIGBUS, seen by Java as an {@link InternalError}) when the disk fills up. A sparse file has no blocks
+     * until written, so this writes zeros through a file channel, where a full disk is an ordinary
+     * {@link IOException}, in steps of the {@linkplain #setReserveStep reserve step}. Only bytes at or above the
+     * write position are zero-filled (append-only files); writer thread only.
+     *
+     * @throws IOException when the file system cannot give the blocks (disk full); nothing was reserved then
+     */
+    public void reserve(int position) throws IOException {
+        int needed = (int) Math.min(fileSize, (long) position + OS_PAGE_SIZE);
+        if (needed <= reservedPosition) {
+            return;
+        }
+        int from = Math.max(reservedPosition, wrotePosition.get());
+        int to = (int) Math.min(fileSize, ((long) needed + reserveStep - 1) / reserveStep * reserveStep);
+        fill(from, to, false, durableZeroFill && !createdEmpty);
+        reservedPosition = to;
+    }
+
+    /**
+     * Like {@link #reserve(int)} for bytes that already hold data: gives blocks to {@code [0, position)} by writing
+     * back what is there (a file written in place, such as an index, may have holes among its data). Nothing may
+     * write the range concurrently; writer thread only.
+     *
+     * @throws IOException when the file system cannot give the blocks (disk full)
+     */
+    public void reserveKeepingContent(int position) throws IOException {
         checkPosition(position);
-        ByteBuffer view = mapped.duplicate();
-        boolean changed = false;
-        int pos = position;
-        while (pos < fileSize && pos % Long.BYTES != 0) {
-            changed |= zeroByte(view, pos++);
-        }
-        for (; pos + Long.BYTES <= fileSize; pos += Long.BYTES) {
-            if (view.getLong(pos) != 0L) {
-                view.putLong(pos, 0L);
-                changed = true;
-            }
-        }
-        while (pos < fileSize) {
-            changed |= zeroByte(view, pos++);
-        }
-        if (changed) {
-            mapped.force();
+        if (position > reservedPosition) {
+            fill(reservedPosition, position, true, false);
+            reservedPosition = position;
         }
     }
 
-    private static boolean zeroByte(ByteBuffer view, int pos) {
-        if (view.get(pos) != 0) {
-            view.put(pos, (byte) 0);
+    /**
+     * Records that the bytes below {@code position} already have disk blocks because they were written earlier
+     * (entries of a file loaded from disk), so no reservation writes them again.
+     */
+    public void assumeReserved(int position) {
+        checkPosition(position);
+        reservedPosition = Math.max(reservedPosition, position);
+    }
+
+    /** Bytes from the start that are known to have disk blocks. */
+    public int getReservedPosition() {
+        return reservedPosition;
+    }
+
+    private boolean reserveQuietly(int position) {
+        if (position + OS_PAGE_SIZE <= reservedPosition) {
             return true;
         }
-        return false;
+        try {
+            reserve(position);
+            return true;
+        } catch (IOException e) {
+            log.debug("No room for {} bytes in {}: {}", position, path, e.toString());
+            return false;
+        }
+    }
+
+    /**
+     * Writes {@code [from, to)} through a channel of its own (the mapping's channel may be closed), with zeros or
+     * with the bytes already there, forcing them when asked.
+     */
+    private void fill(int from, int to, boolean keepContent, boolean force) throws IOException {
+        if (from >= to) {
+            return;
+        }
+        // zeros come from one shared direct buffer (never written, so views of it are safe on any thread)
+        ByteBuffer copy = keepContent ? ByteBuffer.allocate(Math.min(FILL_CHUNK, to - from)) : null;
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            for (long pos = from; pos < to;) {
+                int length = (int) Math.min(FILL_CHUNK, to - pos);
+                ByteBuffer chunk;
+                if (keepContent) {
+                    chunk = copy.clear().limit(length);
+                    Arrays.fill(copy.array(), 0, length, (byte) 0);
+                    while (chunk.hasRemaining() && ch.read(chunk, pos + chunk.position()) >= 0) {
+                        // a short read only happens at the end of a file that is shorter than its mapping
+                    }
+                    chunk.rewind();
+                } else {
+                    chunk = ZEROS.duplicate().limit(length);
+                }
+                while (chunk.hasRemaining()) {
+                    ch.write(chunk, pos + chunk.position());
+                }
+                pos += length;
+            }
+            if (force) {
+                ch.force(false);
+            }
+        } catch (IOException e) {
+            throw new IOException("Could not reserve disk space for " + path + " (bytes " + from + " to " + to
+                    + "): " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Zeroes what a truncation at {@code position} leaves behind, without touching the rest of the file: bytes
+     * from {@code position} to the end of the first reserve step after it, written through a channel (never
+     * through the mapping, so this cannot fault on a full disk) and forced. Beyond that the file needs no work:
+     * every later {@link #reserve(int)} zero-fills a step (forced, for files of an earlier run, when the owner
+     * asked for it) before the writer puts a record there, so whatever an earlier run left above the write
+     * position is overwritten with zeros before a record can end next to it, and recovery, which reads records
+     * until the first one that is not intact, always meets zeros right after the last record written.
+     *
+     * <p>When the disk has no room even for that (a restart on a full disk), the zeroing is left to the first
+     * reservation after space returns and this logs one warning.
+     */
+    public void zeroFrom(int position) {
+        checkPosition(position);
+        int to = (int) Math.min(fileSize, ((long) position + OS_PAGE_SIZE + reserveStep - 1) / reserveStep * reserveStep);
+        try {
+            fill(position, to, false, true);
+            reservedPosition = to;
+        } catch (IOException e) {
+            reservedPosition = Math.min(reservedPosition, position);
+            log.warn("Could not zero {} from byte {} ({}); new records wait until there is room", path, position,
+                    e.getMessage());
+        }
     }
 
     private void checkPosition(int position) {

@@ -30,6 +30,10 @@ public final class MappedFileQueue {
     private volatile long flushedWhere;
     private volatile long storeTimestamp;
     private volatile boolean warmNewFiles;
+    /** Disk blocks reserved ahead of the writer at a time; 0: the whole file. */
+    private volatile int reserveStep;
+    private volatile String lastCreateFailure;
+    private volatile boolean durableZeroFill;
 
     public MappedFileQueue(Path storePath, int mappedFileSize) {
         if (mappedFileSize <= 0) {
@@ -42,6 +46,33 @@ public final class MappedFileQueue {
     /** Whether new files are pre-touched page by page before use. */
     public void setWarmNewFiles(boolean warm) {
         this.warmNewFiles = warm;
+    }
+
+    /**
+     * Reserves disk blocks {@code step} bytes at a time ahead of the writer in every file (see
+     * {@link MappedFile#reserve(int)}) instead of the whole file at once; {@code durableZeroFill} forces the
+     * zero-filling of files of an earlier run (the commit log, whose recovery reads past the last record).
+     * Call before {@link #load()}.
+     */
+    public void setReserveStep(int step, boolean durableZeroFill) {
+        if (step < MappedFile.OS_PAGE_SIZE) {
+            throw new IllegalArgumentException("reserve step must be at least " + MappedFile.OS_PAGE_SIZE
+                    + " bytes, got " + step);
+        }
+        this.reserveStep = step;
+        this.durableZeroFill = durableZeroFill;
+    }
+
+    /** The reserve step set by {@link #setReserveStep}, 0 when files are reserved whole. */
+    public int getReserveStep() {
+        return reserveStep;
+    }
+
+    private MappedFile configure(MappedFile file) {
+        if (reserveStep > 0) {
+            file.setReserveStep(reserveStep, durableZeroFill);
+        }
+        return file;
     }
 
     /**
@@ -75,7 +106,7 @@ public final class MappedFileQueue {
                     throw new IOException("Store file " + p + " is " + size + " bytes but the configured file size is "
                             + mappedFileSize + "; start with the file size the store was written with.");
                 }
-                MappedFile file = new MappedFile(p, mappedFileSize);
+                MappedFile file = configure(new MappedFile(p, mappedFileSize));
                 loaded.add(file);
                 if (expectedOffset >= 0 && file.getFileFromOffset() != expectedOffset) {
                     throw new IOException("Store files in " + storePath + " are not continuous: expected a file at offset "
@@ -164,18 +195,31 @@ public final class MappedFileQueue {
         if (!create) {
             return last;
         }
+        MappedFile file = null;
         try {
-            MappedFile file = new MappedFile(storePath.resolve(MappedFile.fileName(createOffset)), mappedFileSize);
+            file = configure(new MappedFile(storePath.resolve(MappedFile.fileName(createOffset)), mappedFileSize));
+            // blocks for the first step before the file is published: a file nobody can write to is no use
             if (warmNewFiles) {
                 file.warm();
+            } else {
+                file.reserve(0);
             }
             file.setFirstCreateInQueue(mappedFiles.isEmpty());
             mappedFiles.add(file);
             return file;
         } catch (IOException e) {
-            log.error("Could not create store file at offset {} in {}", createOffset, storePath, e);
+            lastCreateFailure = e.getMessage();
+            if (file != null) {
+                file.destroy(0);
+            }
+            log.debug("Could not create store file at offset {} in {}: {}", createOffset, storePath, e.toString());
             return null;
         }
+    }
+
+    /** Why the last file creation failed (disk full, permissions), or null; for error messages. */
+    public String lastCreateFailure() {
+        return lastCreateFailure;
     }
 
     /** {@link #getLastMappedFile(long, boolean)} with create. */

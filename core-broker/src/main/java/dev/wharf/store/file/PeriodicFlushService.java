@@ -1,6 +1,7 @@
 package dev.wharf.store.file;
 
 import dev.wharf.common.util.ServiceThread;
+import dev.wharf.store.health.StoreHealth;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,11 +18,20 @@ public abstract class PeriodicFlushService extends ServiceThread {
     private final int leastPages;
     private final long thoroughIntervalMillis;
     private long lastThoroughFlush = System.currentTimeMillis();
+    private volatile StoreHealth health;
 
     protected PeriodicFlushService(long intervalMillis, int leastPages, long thoroughIntervalMillis) {
         this.intervalMillis = intervalMillis;
         this.leastPages = leastPages;
         this.thoroughIntervalMillis = thoroughIntervalMillis;
+    }
+
+    /**
+     * Where a fault this thread cannot survive (an {@link Error}) is reported: the store then refuses writes. The
+     * thread itself keeps flushing, since what is already acknowledged still needs the disk.
+     */
+    public void setHealth(StoreHealth health) {
+        this.health = health;
     }
 
     /** Flushes when at least {@code pages} pages are dirty; 0 = everything written. */
@@ -45,6 +55,13 @@ public abstract class PeriodicFlushService extends ServiceThread {
                 flush(pages);
             } catch (RuntimeException e) {
                 log.error("{} failed; will retry", getServiceName(), e);
+            } catch (Throwable t) {
+                StoreHealth h = health;
+                if (h != null) {
+                    h.fail(getServiceName(), t);
+                } else {
+                    log.error("{} failed; will retry", getServiceName(), t);
+                }
             }
         }
         afterStop();

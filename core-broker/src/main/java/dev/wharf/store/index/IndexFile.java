@@ -2,6 +2,7 @@ package dev.wharf.store.index;
 
 import dev.wharf.store.file.MappedFile;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,6 +27,9 @@ final class IndexFile {
 
     private static final Logger log = LoggerFactory.getLogger(IndexFile.class);
 
+    /** Disk blocks the unit area is given at a time ahead of the writer. */
+    static final int RESERVE_STEP = 1024 * 1024;
+
     /** How long a reader waits for the count to catch up with a slot it saw updated (a few nanoseconds). */
     private static final int SLOT_RACE_SPINS = 10_000;
 
@@ -39,6 +43,8 @@ final class IndexFile {
     private volatile long beginPhyOffset;
     private volatile long endPhyOffset;
     private volatile boolean dirty;
+    /** Writer-owned: whether the file has disk blocks for everything written so far (see {@link #reserveFor}). */
+    private boolean reservedForWrites;
 
     private IndexFile(MappedFile file, int slotCount, int unitPositions) {
         this.file = file;
@@ -49,7 +55,16 @@ final class IndexFile {
     /** Creates a new, empty file with the given layout. */
     static IndexFile create(Path path, int slotCount, int unitPositions) throws IOException {
         MappedFile mapped = new MappedFile(path, (int) IndexHeader.fileSize(slotCount, unitPositions), 0);
+        mapped.setReserveStep(RESERVE_STEP, false);
+        try {
+            // slots are written anywhere in their area, so it gets its blocks at once; units follow in steps
+            mapped.reserve(IndexUnit.position(slotCount, 1));
+        } catch (IOException e) {
+            mapped.destroy(0);
+            throw e;
+        }
         IndexFile index = new IndexFile(mapped, slotCount, unitPositions);
+        index.reservedForWrites = true;
         mapped.putInt(IndexHeader.HASH_SLOT_COUNT, slotCount);
         index.dirty = true;
         return index;
@@ -66,6 +81,7 @@ final class IndexFile {
                     + " the index directory.");
         }
         MappedFile mapped = new MappedFile(path, (int) size, 0);
+        mapped.setReserveStep(RESERVE_STEP, false);
         try {
             int slots = mapped.getInt(IndexHeader.HASH_SLOT_COUNT);
             if (slots == 0 && mapped.getInt(IndexHeader.INDEX_COUNT) == 0
@@ -111,6 +127,7 @@ final class IndexFile {
             return false;
         }
         int unitNo = count + 1;
+        reserveFor(unitNo);
         int slotPos = IndexSlot.position(IndexSlot.slotOf(keyHash, slotCount));
         int head = file.getInt(slotPos);
         if (head < 0 || head > count) {
@@ -138,6 +155,29 @@ final class IndexFile {
         file.putInt(slotPos, unitNo);
         dirty = true;
         return true;
+    }
+
+    /**
+     * Gives disk blocks to everything up to unit {@code unitNo}, so the mapped writes of a put cannot fault on a
+     * full disk. A file opened from disk may have holes among its slots, so the first call writes the header and
+     * slots back in place (the units below {@code unitNo} were written, so they have blocks); later calls add zeroed
+     * steps for new units.
+     *
+     * @throws UncheckedIOException when the disk has no room (nothing of the put was written)
+     */
+    void reserveFor(int unitNo) {
+        try {
+            if (!reservedForWrites) {
+                // slots are written anywhere, so their area may have holes; the units below were all written
+                file.reserveKeepingContent(IndexUnit.position(slotCount, 1));
+                file.assumeReserved(IndexUnit.position(slotCount, unitNo));
+                reservedForWrites = true;
+            }
+            file.reserve(IndexUnit.position(slotCount, unitNo) + IndexUnit.SIZE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("disk full: no room to index messages in " + file.getPath() + ": "
+                    + e.getMessage() + "; free space on the store's file system", e);
+        }
     }
 
     /** Seconds after the begin timestamp; a clock that went back counts as the begin. */

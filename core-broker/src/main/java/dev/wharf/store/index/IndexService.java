@@ -56,8 +56,6 @@ public final class IndexService {
     private long lastFileMillis = Long.MIN_VALUE;
     /** Writer-owned: the newest file, which takes the entries; null until the first put after load or truncate. */
     private IndexFile current;
-    /** Writer-owned: a failed file creation was logged; do not log it again for every message. */
-    private boolean creationFailureLogged;
 
     /**
      * @param indexDir       the {@code index} directory
@@ -119,6 +117,14 @@ public final class IndexService {
         if (!loaded.isEmpty()) {
             IndexFile newest = loaded.get(loaded.size() - 1);
             if (!lastExitOK) {
+                try {
+                    // blocks first: relinking writes slots, which on a full disk would fault through the mapping
+                    newest.reserveFor(newest.indexCount() + 1);
+                } catch (java.io.UncheckedIOException e) {
+                    loaded.forEach(IndexFile::shutdown);
+                    throw new IOException("Cannot repair the index after a crash: " + e.getMessage()
+                            + ", then start again.", e);
+                }
                 newest.relinkAfterCrash();
             }
             lastFileMillis = parseFileName(newest.fileName());
@@ -228,15 +234,11 @@ public final class IndexService {
             IndexFile file = IndexFile.create(path, maxHashSlotNum, maxIndexNum);
             files.add(file);
             lastFileMillis = millis;
-            creationFailureLogged = false;
             return file;
-        } catch (IOException | RuntimeException e) {
-            if (!creationFailureLogged) {
-                log.error("Could not create an index file in {}; messages are not indexed until it works", indexDir,
-                        e);
-                creationFailureLogged = true;
-            }
-            return null;
+        } catch (IOException e) {
+            // the dispatcher retries this message and the store refuses new ones until an index file can be made
+            throw new java.io.UncheckedIOException("Could not create an index file in " + indexDir + ": "
+                    + e.getMessage(), e);
         }
     }
 

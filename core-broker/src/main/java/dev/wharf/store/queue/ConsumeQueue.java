@@ -41,6 +41,9 @@ public final class ConsumeQueue {
      */
     static final int RECOVER_FILES = 3;
 
+    /** Disk blocks a consume-queue file is given at a time ahead of the writer (one page). */
+    static final int RESERVE_STEP = 4096;
+
     private final String topic;
     private final int queueId;
     private final MappedFileQueue files;
@@ -61,6 +64,8 @@ public final class ConsumeQueue {
         this.topic = topic;
         this.queueId = queueId;
         this.files = new MappedFileQueue(queueDir, mappedFileSize);
+        // a page at a time: a queue with one message reserves no more than the block it takes anyway
+        files.setReserveStep(RESERVE_STEP, false);
     }
 
     static void checkFileSize(int mappedFileSize) {

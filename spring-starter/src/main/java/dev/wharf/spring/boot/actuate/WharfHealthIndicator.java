@@ -4,6 +4,7 @@ import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.spring.boot.autoconfigure.WharfConnectionDetails;
 import dev.wharf.spring.boot.embedded.EmbeddedWharfBroker;
 import dev.wharf.store.StoreStats;
+import dev.wharf.store.health.StoreHealth;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -13,7 +14,8 @@ import org.springframework.boot.health.contributor.Health;
 
 /**
  * The health of the application's broker. Embedded: the broker runs and its store's disk is below the broker's
- * {@code diskMaxUsedSpaceRatio} (above it, the store deletes messages early to make room), with the disk use and
+ * {@code diskMaxUsedSpaceRatio} (above it, the store deletes messages early to make room), and the store takes
+ * writes (not refusing them for a full disk, a stuck dispatcher or a failed service), with the disk use and
  * failed writes as details. In every case: the NameServer answers and lists at least one broker (a broker stays
  * listed while it sends heartbeats), with the brokers as details.
  */
@@ -61,6 +63,13 @@ public final class WharfHealthIndicator extends AbstractHealthIndicator {
                 .withDetail("diskFreeBytes", disk.getUsableSpace())
                 .withDetail("storedMessages", stats.putMessageCount())
                 .withDetail("failedWrites", stats.putFailureCount());
+        StoreHealth storeHealth = embedded.broker().store().health();
+        builder.withDetail("store", storeHealth.isUp() ? "UP" : String.valueOf(storeHealth.condition()));
+        if (!storeHealth.isUp()) {
+            // refusing writes (disk full, dispatch stuck, failed): the application cannot send, so it is not healthy
+            builder.down().withDetail("error", storeHealth.writeRefusal());
+            return false;
+        }
         if (usedPercent > limit) {
             builder.down().withDetail("error", "The store's disk is " + Math.round(usedPercent) + "% full, above "
                     + limit + "%: old messages are deleted early; free disk space or move wharf.embedded.store-dir");

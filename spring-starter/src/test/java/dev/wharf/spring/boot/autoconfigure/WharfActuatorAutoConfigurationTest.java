@@ -57,6 +57,21 @@ class WharfActuatorAutoConfigurationTest {
     }
 
     @Test
+    void aStoreThatRefusesWritesIsDownWithTheReason() {
+        runner().run(context -> {
+            var storeHealth = context.getBean(EmbeddedWharfBroker.class).broker().store().health();
+            storeHealth.diskFull("disk full: store S has 0 bytes free, needs 4096; free space on that file system");
+            Health health = context.getBean(WharfHealthIndicator.class).health(true);
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("store", "DISK_FULL")
+                    .containsEntry("error", "disk full: store S has 0 bytes free, needs 4096; free space on that file"
+                            + " system");
+            storeHealth.diskSpaceOk();
+            assertThat(context.getBean(WharfHealthIndicator.class).health(true).getStatus()).isEqualTo(Status.UP);
+        });
+    }
+
+    @Test
     void anUnreachableBrokerIsDown() {
         runner().withPropertyValues("wharf.url=wharf://127.0.0.1:1").run(context -> {
             Health health = context.getBean(WharfHealthIndicator.class).health(true);
