@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +46,8 @@ public final class ReputMessageService extends ServiceThread {
     /** Whether the dispatch position is inside a batch; dispatch thread only. */
     private boolean insideBatch;
     private long lastReportedInvalid = -1;
+    /** The highest commit-log offset that may be dispatched (replication's confirm offset); null = no limit. */
+    private volatile LongSupplier dispatchLimit;
 
     public ReputMessageService(CommitLog commitLog, long pollMillis) {
         this.commitLog = commitLog;
@@ -94,6 +97,22 @@ public final class ReputMessageService extends ServiceThread {
         this.openBatch.clear();
     }
 
+    /**
+     * Dispatches only records that end at or below {@code limit}'s value (a replicated master's confirm
+     * offset: readers must not see what a failover could lose); null dispatches everything written. The limit
+     * must only grow and must fall on record boundaries; call {@link #wakeup()} when it moves.
+     */
+    public void setDispatchLimit(LongSupplier limit) {
+        this.dispatchLimit = limit;
+    }
+
+    /** The end of what may be dispatched now: the commit log's end, or the dispatch limit when lower. */
+    public long dispatchEnd() {
+        long max = commitLog.getMaxOffset();
+        LongSupplier limit = dispatchLimit;
+        return limit == null ? max : Math.min(max, limit.getAsLong());
+    }
+
     /** Commit-log bytes not dispatched yet. */
     public long behindBytes() {
         return Math.max(0, commitLog.getMaxOffset() - reputFromOffset);
@@ -126,7 +145,8 @@ public final class ReputMessageService extends ServiceThread {
                     minOffset);
             setReputFromOffset(minOffset);
         }
-        while (reputFromOffset < commitLog.getMaxOffset()) {
+        long end;
+        while (reputFromOffset < (end = dispatchEnd())) {
             long offset = reputFromOffset;
             SelectMappedBufferResult data = commitLog.getData(offset);
             if (data == null) {
@@ -138,6 +158,9 @@ public final class ReputMessageService extends ServiceThread {
                 continue;
             }
             try {
+                if (end - offset < data.size()) {
+                    data.shrinkTo((int) (end - offset));
+                }
                 if (!dispatchSlice(data, offset)) {
                     return;
                 }
