@@ -42,6 +42,7 @@ import java.util.function.LongSupplier;
 import dev.wharf.store.commitlog.CommitLogSlices;
 import dev.wharf.store.commitlog.RecordFingerprint;
 import dev.wharf.store.commitlog.ReplicaAppendResult;
+import dev.wharf.store.commitlog.ReplicaSlice;
 import java.nio.ByteBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -455,7 +456,7 @@ public final class DefaultMessageStore implements ReplicableStore {
     }
 
     @Override
-    public SelectMappedBufferResult readCommitLog(long offset, int maxBytes) {
+    public ReplicaSlice readCommitLog(long offset, int maxBytes) {
         return CommitLogSlices.wholeRecords(commitLog, offset, maxBytes);
     }
 

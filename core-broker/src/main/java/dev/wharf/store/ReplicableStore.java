@@ -2,7 +2,7 @@ package dev.wharf.store;
 
 import dev.wharf.store.commitlog.RecordFingerprint;
 import dev.wharf.store.commitlog.ReplicaAppendResult;
-import dev.wharf.store.file.SelectMappedBufferResult;
+import dev.wharf.store.commitlog.ReplicaSlice;
 import java.nio.ByteBuffer;
 import java.util.function.LongSupplier;
 
@@ -16,11 +16,11 @@ public interface ReplicableStore extends MessageStore {
     /**
      * A zero-copy view of the whole records from {@code offset} within its commit-log file, at most about
      * {@code maxBytes} (at least one record); a blank end-of-file record comes as its 8-byte header alone and
-     * ends the view. The caller releases it.
+     * ends the view; {@link ReplicaSlice#nextOffset()} says where to read next. The caller releases it.
      *
      * @return null when nothing is written at {@code offset} yet or it is not a record start
      */
-    SelectMappedBufferResult readCommitLog(long offset, int maxBytes);
+    ReplicaSlice readCommitLog(long offset, int maxBytes);
 
     /**
      * Appends whole records of a master's commit log at exactly {@link #getMaxPhyOffset()} (a slave's only

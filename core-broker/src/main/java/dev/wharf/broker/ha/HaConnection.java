@@ -2,7 +2,7 @@ package dev.wharf.broker.ha;
 
 import dev.wharf.store.ReplicableStore;
 import dev.wharf.store.commitlog.RecordFingerprint;
-import dev.wharf.store.file.SelectMappedBufferResult;
+import dev.wharf.store.commitlog.ReplicaSlice;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -220,13 +220,14 @@ final class HaConnection {
         long heartbeatNanos = TimeUnit.MILLISECONDS.toNanos(config.getHaSendHeartbeatInterval());
         try {
             while (!closed.get()) {
-                SelectMappedBufferResult slice = store.readCommitLog(next, config.getHaTransferBatchSize());
+                ReplicaSlice slice = store.readCommitLog(next, config.getHaTransferBatchSize());
                 if (slice == null) {
                     if (store.getMaxPhyOffset() > next) {
                         slice = store.readCommitLog(next, config.getHaTransferBatchSize()); // raced an append
                         if (slice == null) {
                             throw new IOException("no whole record starts at commit-log offset " + next
-                                    + " although the log ends at " + store.getMaxPhyOffset());
+                                    + " although the log ends at " + store.getMaxPhyOffset() + " (record there: "
+                                    + store.fingerprintAt(next) + ")");
                         }
                     } else {
                         idle(next, heartbeatNanos);
@@ -234,9 +235,10 @@ final class HaConnection {
                     }
                 }
                 try {
-                    send(next, slice.byteBuffer());
-                    next += slice.size();
-                    sentOffset = next;
+                    // before the bytes leave: the slave may ack them before this thread runs again
+                    sentOffset = slice.nextOffset();
+                    send(next, slice.bytes());
+                    next = slice.nextOffset();
                 } finally {
                     slice.release();
                 }

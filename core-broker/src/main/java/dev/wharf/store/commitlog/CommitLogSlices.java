@@ -21,11 +21,11 @@ public final class CommitLogSlices {
      * A zero-copy view of the whole records starting at {@code offset}, within the file holding it: as many as
      * fit in {@code maxBytes}, but always at least one (a record larger than {@code maxBytes} comes alone). A
      * blank end-of-file record is given as its 8-byte header only (the rest of the file is unwritten) and ends
-     * the slice. The caller releases the result.
+     * the slice (the slice's next offset is then the next file's start). The caller releases the result.
      *
      * @return null when nothing is written at {@code offset} yet, or {@code offset} is not a record start
      */
-    public static SelectMappedBufferResult wholeRecords(CommitLog log, long offset, int maxBytes) {
+    public static ReplicaSlice wholeRecords(CommitLog log, long offset, int maxBytes) {
         SelectMappedBufferResult data = log.getData(offset);
         if (data == null) {
             return null;
@@ -33,10 +33,12 @@ public final class CommitLogSlices {
         ByteBuffer buffer = data.byteBuffer();
         int available = data.size();
         int end = 0;
+        long next = -1;
         while (end + MessageRecord.BLANK_RECORD_MIN_SIZE <= available) {
             int size = buffer.getInt(end + MessageRecord.TOTAL_SIZE_OFFSET);
             int magic = buffer.getInt(end + MessageRecord.MAGIC_CODE_OFFSET);
             if (magic == MessageRecord.BLANK_MAGIC_CODE) {
+                next = offset + end + size;
                 end += MessageRecord.BLANK_RECORD_MIN_SIZE;
                 break;
             }
@@ -51,7 +53,7 @@ public final class CommitLogSlices {
             return null;
         }
         data.shrinkTo(end);
-        return data;
+        return new ReplicaSlice(data, offset, next < 0 ? offset + end : next);
     }
 
     /** The fingerprint of the record (message or blank) starting at {@code offset}, or null when there is none. */
