@@ -41,7 +41,9 @@ final class HaClient {
     private volatile long masterConfirmOffset = -1;
     private volatile long lastTransferMillis;
     private volatile long lastAckMillis;
-    private String lastRefusal;
+    private volatile String lastRefusal;
+    /** The last refusal logged, so a master that keeps refusing for one reason is logged once. */
+    private String loggedRefusal;
     private Thread thread;
     private ScheduledExecutorService ticker;
 
@@ -98,6 +100,10 @@ final class HaClient {
         return masterConfirmOffset;
     }
 
+    String lastRefusal() {
+        return lastRefusal;
+    }
+
     long lastTransferMillis() {
         return lastTransferMillis;
     }
@@ -134,8 +140,9 @@ final class HaClient {
                 accepted = session(address);
             } catch (HaProtocolException e) {
                 String text = HaFrame.reasonName(e.reason()) + ": " + e.getMessage();
-                if (!text.equals(lastRefusal)) {
-                    lastRefusal = text;
+                lastRefusal = text;
+                if (!text.equals(loggedRefusal)) {
+                    loggedRefusal = text;
                     log.error("Replication from master {} of {} stopped ({}); retrying every {} ms until fixed",
                             address, brokerName, text, config.getHaReconnectMaxInterval());
                 }
@@ -202,7 +209,7 @@ final class HaClient {
         masterMaxOffset = c.body().getLong(0);
         long start = c.body().getLong(8);
         connected = true;
-        lastRefusal = null;
+        loggedRefusal = null;
         log.info("Replicating {} from master {}: master ends at {}, transfer starts at {} (local end {})", brokerName,
                 address, masterMaxOffset, start, store.getMaxPhyOffset());
         sendAck(c, store.getMaxPhyOffset()); // counts for SYNC_MASTER at once when already caught up
@@ -211,6 +218,7 @@ final class HaClient {
             try {
                 onFrame(c);
             } catch (HaProtocolException e) {
+                lastRefusal = HaFrame.reasonName(e.reason()) + ": " + e.getMessage();
                 log.error("Refusing data from master {}: {}", address, e.getMessage());
                 c.refuse(e.reason(), HaFrame.CLASSIC_EPOCH, e.getMessage());
                 throw new IOException("closed after refusing the master's data: " + e.getMessage());

@@ -162,7 +162,8 @@ public final class HaService {
             return null;
         }
         return new SlaveStatus(client.masterAddress(), client.isConnected(), store.getMaxPhyOffset(),
-                client.masterMaxOffset(), client.masterConfirmOffset(), client.lastTransferMillis());
+                client.masterMaxOffset(), client.masterConfirmOffset(), client.lastTransferMillis(),
+                client.lastRefusal());
     }
 
     /** Points a slave at its master's HA address (e.g. learnt from the NameServer registration). */

@@ -9,9 +9,10 @@ package dev.wharf.broker.ha;
  * @param masterMaxOffset     the master's commit-log end as last reported (-1 before the first frame)
  * @param masterConfirmOffset the master's confirm offset as last reported (-1 before the first frame)
  * @param lastTransferMillis  when the last frame (data or heartbeat) arrived (epoch millis; 0 = never)
+ * @param lastRefusal         why replication was last refused (by the master or by this slave), or null
  */
 public record SlaveStatus(String masterAddress, boolean connected, long localMaxOffset, long masterMaxOffset,
-                          long masterConfirmOffset, long lastTransferMillis) {
+                          long masterConfirmOffset, long lastTransferMillis, String lastRefusal) {
 
     /** Bytes the slave is behind the master's last reported end (0 when unknown). */
     public long lagBytes() {
