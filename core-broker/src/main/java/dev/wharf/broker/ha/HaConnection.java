@@ -37,9 +37,12 @@ final class HaConnection {
     private volatile ReplicaTracker.Replica replica;
     /** Offset just past the last byte sent: acks beyond it are lies. */
     private volatile long sentOffset = -1;
+    /** Longest sleep between looks for new data: long when appends wake this connection, short otherwise. */
+    private final long maxIdleNanos;
 
     HaConnection(FrameChannel channel, ReplicableStore store, HaConfig config, String brokerName,
-                 ReplicaTracker tracker, Runnable onClose) {
+                 ReplicaTracker tracker, long maxIdleNanos, Runnable onClose) {
+        this.maxIdleNanos = maxIdleNanos;
         this.channel = channel;
         this.store = store;
         this.config = config;
@@ -267,7 +270,7 @@ final class HaConnection {
             send(next, null);
             return;
         }
-        LockSupport.parkNanos(this, heartbeatNanos - sinceWrite);
+        LockSupport.parkNanos(this, Math.min(heartbeatNanos - sinceWrite, maxIdleNanos));
         sleeping.set(false);
     }
 

@@ -33,11 +33,18 @@ final class HaServer {
     private final ReplicaTracker tracker;
     private final List<HaConnection> connections = new CopyOnWriteArrayList<>();
     private final int maxFrameBody;
+    private final long maxIdleNanos;
     private ServerSocketChannel server;
     private ScheduledExecutorService housekeeping;
     private volatile boolean running;
 
-    HaServer(HaConfig config, String brokerName, ReplicableStore store, ReplicaTracker tracker) {
+    /**
+     * @param maxIdleNanos longest sleep of a transfer thread between looks for new data: a SYNC_MASTER wakes its
+     *                     transfer threads on every append (sends wait for them), an ASYNC_MASTER lets them look
+     *                     every millisecond, gathering appends into fewer, larger frames
+     */
+    HaServer(HaConfig config, String brokerName, ReplicableStore store, ReplicaTracker tracker, long maxIdleNanos) {
+        this.maxIdleNanos = maxIdleNanos;
         this.config = config;
         this.brokerName = brokerName;
         this.store = store;
@@ -84,7 +91,7 @@ final class HaServer {
                 socket.socket().setKeepAlive(true);
                 HaConnection[] self = new HaConnection[1];
                 HaConnection connection = new HaConnection(new FrameChannel(socket, maxFrameBody), store, config,
-                        brokerName, tracker, () -> connections.remove(self[0]));
+                        brokerName, tracker, maxIdleNanos, () -> connections.remove(self[0]));
                 self[0] = connection;
                 connections.add(connection);
                 connection.start();

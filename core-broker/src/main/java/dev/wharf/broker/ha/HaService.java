@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
 public final class HaService {
 
     private static final Logger log = LoggerFactory.getLogger(HaService.class);
+    /** How often an ASYNC_MASTER's transfer threads look for new data (nobody waits for them). */
+    private static final long ASYNC_TRANSFER_INTERVAL_NANOS = 1_000_000;
 
     private final HaConfig config;
     private final String brokerName;
@@ -50,9 +52,13 @@ public final class HaService {
         this.tracker = new ReplicaTracker(role == BrokerRole.SYNC_MASTER ? config.requiredSlaveAcks() : 0,
                 config.getHaMaxGapNotInSync(), store::getMaxPhyOffset);
         if (role.isMaster()) {
-            this.server = new HaServer(config, brokerName, store, tracker);
+            boolean sync = role == BrokerRole.SYNC_MASTER;
+            this.server = new HaServer(config, brokerName, store, tracker,
+                    sync ? Long.MAX_VALUE : ASYNC_TRANSFER_INTERVAL_NANOS);
             this.client = null;
-            store.addAppendListener(server::dataArrived);
+            if (sync) {
+                store.addAppendListener(server::dataArrived); // a waiting send must not wait for a timer
+            }
         } else {
             this.server = null;
             this.client = new HaClient(config, brokerName, brokerId, store, maxMessageSize);
