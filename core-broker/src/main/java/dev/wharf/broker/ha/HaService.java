@@ -66,7 +66,7 @@ public final class HaService {
         if (role == BrokerRole.SYNC_MASTER) {
             this.waiters = new ReplicaWaiters(tracker::replicatedOffset, config.getSlaveTimeout());
             tracker.setOnAdvance(() -> {
-                waiters.wakeup();
+                waiters.advanced();
                 store.confirmOffsetMoved();
             });
             store.setConfirmOffsetSupplier(this::confirmOffset);

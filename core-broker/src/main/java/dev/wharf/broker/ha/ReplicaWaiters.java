@@ -12,25 +12,24 @@ import java.util.function.LongSupplier;
 
 /**
  * SYNC_MASTER's waiting room, grouped like group commit: every put that waits for its slaves leaves a request
- * (its end offset and deadline) here, and one thread completes every request at or below the replicated
- * offset whenever an ack moves it, so one ack answers all the puts it covers. No thread per put and no
- * polling: the thread sleeps until an ack, a new request or the earliest deadline. A request whose deadline
- * passes is answered {@link PutMessageStatus#FLUSH_SLAVE_TIMEOUT}, never success.
+ * (its end offset and deadline) here, and each ack that moves the replicated offset completes, on the acking
+ * thread, every request at or below it: one ack answers all the puts it covers, with no thread hand-off. No
+ * thread per put and no polling: this service's own thread only sleeps until the earliest deadline and answers
+ * the requests whose deadline passed with {@link PutMessageStatus#FLUSH_SLAVE_TIMEOUT}, never success.
  *
- * <p>Thread-safe: {@link #await} from any thread; requests are handed over through a swapped list.
+ * <p>Thread-safe: {@link #await} from putting threads, {@link #advanced()} from ack threads; the request list is
+ * guarded by one short lock and futures are completed outside it.
  */
 final class ReplicaWaiters extends ServiceThread {
 
-    private static final CompletableFuture<PutMessageResult> DONE =
-            CompletableFuture.completedFuture(PutMessageResult.failure(PutMessageStatus.PUT_OK, null));
+    private static final PutMessageResult REPLICATED = PutMessageResult.failure(PutMessageStatus.PUT_OK, null);
+    private static final CompletableFuture<PutMessageResult> DONE = CompletableFuture.completedFuture(REPLICATED);
 
     private final LongSupplier replicatedOffset;
     private final long timeoutNanos;
     private final long timeoutMillis;
     private final Object lock = new Object();
-    private List<Request> incoming = new ArrayList<>();
-    private List<Request> spare = new ArrayList<>();
-    /** Waiting requests in arrival order (= deadline order); this service's thread only. */
+    /** Waiting requests in arrival order, which is deadline order; guarded by {@link #lock}. */
     private final List<Request> pending = new ArrayList<>();
 
     private static final class Request {
@@ -62,17 +61,47 @@ final class ReplicaWaiters extends ServiceThread {
             return DONE;
         }
         Request request = new Request(nextOffset, System.nanoTime() + timeoutNanos);
+        boolean first;
         synchronized (lock) {
-            incoming.add(request);
+            pending.add(request);
+            first = pending.size() == 1;
         }
-        wakeup();
+        if (replicatedOffset.getAsLong() >= nextOffset) {
+            advanced(); // an ack landed between the check and the add
+        } else if (first) {
+            wakeup(); // the timeout thread sleeps until a deadline exists
+        }
         return request.future;
+    }
+
+    /** Completes every request the replicated offset now covers; called by the thread whose ack moved it. */
+    void advanced() {
+        long replicated = replicatedOffset.getAsLong();
+        List<Request> done = null;
+        synchronized (lock) {
+            Iterator<Request> it = pending.iterator();
+            while (it.hasNext()) {
+                Request request = it.next();
+                if (request.nextOffset <= replicated) {
+                    if (done == null) {
+                        done = new ArrayList<>();
+                    }
+                    done.add(request);
+                    it.remove();
+                }
+            }
+        }
+        if (done != null) {
+            for (Request request : done) {
+                request.future.complete(REPLICATED);
+            }
+        }
     }
 
     /** Requests waiting now (tests, diagnostics). */
     int waiting() {
         synchronized (lock) {
-            return incoming.size() + pending.size();
+            return pending.size();
         }
     }
 
@@ -80,47 +109,42 @@ final class ReplicaWaiters extends ServiceThread {
     public void run() {
         while (!isStopped()) {
             waitForRunning(sleepMillis());
-            round(false);
+            expire(false);
         }
-        round(true);
+        expire(true);
     }
 
     private long sleepMillis() {
-        if (pending.isEmpty()) {
-            return timeoutMillis;
+        synchronized (lock) {
+            if (pending.isEmpty()) {
+                return timeoutMillis;
+            }
+            long left = pending.get(0).deadline - System.nanoTime();
+            return Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1);
         }
-        long left = pending.get(0).deadline - System.nanoTime();
-        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1);
     }
 
-    private void round(boolean stopping) {
-        List<Request> arrived;
-        synchronized (lock) {
-            arrived = incoming;
-            incoming = spare;
-            spare = arrived;
-        }
-        pending.addAll(arrived);
-        arrived.clear();
-        if (pending.isEmpty()) {
-            return;
-        }
-        long replicated = replicatedOffset.getAsLong();
+    private void expire(boolean stopping) {
+        advanced();
         long now = System.nanoTime();
-        Iterator<Request> it = pending.iterator();
-        while (it.hasNext()) {
-            Request request = it.next();
-            if (request.nextOffset <= replicated) {
-                request.future.complete(DONE.join());
-                it.remove();
-            } else if (stopping || now - request.deadline >= 0) {
-                request.future.complete(PutMessageResult.failure(PutMessageStatus.FLUSH_SLAVE_TIMEOUT,
-                        stopping ? "The broker is shutting down before the slaves confirmed the message; it is"
-                                + " stored on the master only."
-                                : "The message is stored on the master but the slaves did not confirm it within"
-                                + " slaveTimeout (" + timeoutMillis + " ms); check the slaves' connections and lag."));
+        List<Request> expired = new ArrayList<>();
+        synchronized (lock) {
+            Iterator<Request> it = pending.iterator();
+            while (it.hasNext()) {
+                Request request = it.next();
+                if (!stopping && now - request.deadline < 0) {
+                    break; // arrival order is deadline order: the rest are younger
+                }
+                expired.add(request);
                 it.remove();
             }
+        }
+        for (Request request : expired) {
+            request.future.complete(PutMessageResult.failure(PutMessageStatus.FLUSH_SLAVE_TIMEOUT,
+                    stopping ? "The broker is shutting down before the slaves confirmed the message; it is"
+                            + " stored on the master only."
+                            : "The message is stored on the master but the slaves did not confirm it within"
+                            + " slaveTimeout (" + timeoutMillis + " ms); check the slaves' connections and lag."));
         }
     }
 }
