@@ -86,6 +86,19 @@ class SyncMasterTest {
     }
 
     @Test
+    void everyKindOfWriteIsReplicatedBeforeItCounts() throws Exception {
+        Broker master = cluster.startMaster(dir.resolve("master"), BrokerRole.SYNC_MASTER, s -> { });
+        Broker slave = cluster.startSlave(dir.resolve("slave"), 1, master.haAddress(), s -> { });
+        await().atMost(Duration.ofSeconds(10)).until(() -> master.ha().inSyncReplicaCount() == 1);
+        // sends, batches, delayed re-puts, transaction halves and commits, retries: each answered only once replicated
+        int expected = Workload.run(cluster, 2_000);
+        ReplicationTest.awaitTopicCount(master.store(), expected);
+        ReplicationTest.awaitCaughtUp(master, slave);
+        ReplicationTest.awaitTopicCount(slave.store(), expected);
+        ReplicationTest.assertSameCommitLog(dir.resolve("master"), dir.resolve("slave"));
+    }
+
+    @Test
     void aSlaveThatStopsAckingMakesSendsTimeOutNeverSucceed() throws Exception {
         Broker master = cluster.startMaster(dir.resolve("master"), BrokerRole.SYNC_MASTER,
                 s -> s.ha().setSlaveTimeout(300));
