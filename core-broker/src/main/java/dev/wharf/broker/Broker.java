@@ -10,6 +10,8 @@ import dev.wharf.broker.group.ClientHousekeepingService;
 import dev.wharf.broker.group.ConsumerManager;
 import dev.wharf.broker.group.ProducerManager;
 import dev.wharf.broker.group.SubscriptionGroupManager;
+import dev.wharf.broker.ha.BrokerRole;
+import dev.wharf.broker.ha.HaService;
 import dev.wharf.broker.lock.RebalanceLockManager;
 import dev.wharf.broker.longpolling.PullRequestHoldService;
 import dev.wharf.broker.offset.ConsumerOffsetManager;
@@ -32,6 +34,7 @@ import dev.wharf.remoting.RemotingExecutors;
 import dev.wharf.remoting.RequestProcessor;
 import dev.wharf.store.DefaultMessageStore;
 import dev.wharf.store.MessageStore;
+import dev.wharf.store.ReplicableStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +85,7 @@ public final class Broker {
     private final ScheduledExecutorService scheduler;
     private final NettyRemotingServer server;
     private final TransactionSupport transactions;
+    private final HaService ha;
     private NettyRemotingClient namesrvClient;
     private volatile NameServerRegistrar registrar;
     private volatile long storeHost;
@@ -108,7 +112,10 @@ public final class Broker {
         this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
                 settings.store().getFileReservedTime(), clock);
         hooks.add(schedule.hook());
-        services.add(new BrokerService() {
+        this.ha = replication(settings, store);
+        boolean slave = settings.ha().getBrokerRole() == BrokerRole.SLAVE;
+        // a slave only replicates and serves reads: the services that put messages run on its master
+        if (!slave) services.add(new BrokerService() {
             @Override
             public String name() {
                 return "scheduled delivery";
@@ -173,7 +180,7 @@ public final class Broker {
         hooks.add(0, transactions.halfMessageHook());
         server.registerProcessor(RequestCode.END_TRANSACTION, transactions.endTransactionProcessor(),
                 transactions.endTransactionExecutor());
-        services.add(new BrokerService() {
+        if (!slave) services.add(new BrokerService() {
             @Override
             public String name() {
                 return "transaction check-back";
@@ -189,6 +196,36 @@ public final class Broker {
                 transactions.shutdown();
             }
         });
+    }
+
+    /** Replication for the configured role; it hooks into the store before the store starts. */
+    private HaService replication(BrokerSettings settings, MessageStore store) {
+        if (!(store instanceof ReplicableStore replicable)) {
+            if (settings.ha().getBrokerRole() != BrokerRole.ASYNC_MASTER) {
+                throw new IllegalArgumentException("brokerRole=" + settings.ha().getBrokerRole() + " needs a store"
+                        + " that can replicate (DefaultMessageStore); " + store.getClass().getName() + " cannot.");
+            }
+            return null;
+        }
+        HaService service = new HaService(settings.ha(), config.getBrokerName(), config.getBrokerId(), replicable,
+                settings.store().getMaxMessageSize());
+        services.add(new BrokerService() {
+            @Override
+            public String name() {
+                return "replication (" + settings.ha().getBrokerRole() + ")";
+            }
+
+            @Override
+            public void start() throws IOException {
+                service.start(settings.netty().getBindAddress(), settings.netty().getListenPort());
+            }
+
+            @Override
+            public void shutdown() {
+                service.shutdown();
+            }
+        });
+        return service;
     }
 
     private static BrokerSettings validated(BrokerSettings settings) {
@@ -351,7 +388,7 @@ public final class Broker {
 
     private RegisterBrokerRequest registrationHeader() {
         return new RegisterBrokerRequest(config.getBrokerName(), address, config.getBrokerClusterName(),
-                config.getBrokerId(), null);
+                config.getBrokerId(), haAddress());
     }
 
     private RegisterBrokerBody registrationBody() {
@@ -431,6 +468,16 @@ public final class Broker {
     }
 
     // ------------------------------------------------------------------ accessors
+
+    /** Replication of this broker (role, HA port, replicas and offsets); null only on a store that cannot replicate. */
+    public HaService ha() {
+        return ha;
+    }
+
+    /** "brokerIP1:haPort" of a started master, as published to the NameServers; null for a slave. */
+    public String haAddress() {
+        return ha == null || ha.haPort() <= 0 ? null : config.getBrokerIP1() + ":" + ha.haPort();
+    }
 
     /** The port listened on (the one picked when listenPort is 0). */
     public int port() {

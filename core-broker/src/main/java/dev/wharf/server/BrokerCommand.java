@@ -29,6 +29,26 @@ final class BrokerCommand implements Callable<Integer> {
             description = "Port to listen on (listenPort). Default: 10911; 0 = any free port.")
     Integer port;
 
+    /** Replica roles (brokerRole). */
+    enum Role { ASYNC_MASTER, SYNC_MASTER, SLAVE }
+
+    @Option(names = "--role", paramLabel = "SYNC_MASTER|ASYNC_MASTER|SLAVE",
+            description = "Replication role (brokerRole). ASYNC_MASTER (default): a send returns once stored here;"
+                    + " SYNC_MASTER: once a slave holds it too; SLAVE: copies its master, refuses sends.")
+    Role role;
+
+    @Option(names = "--broker-id", paramLabel = "N",
+            description = "brokerId: 0 for a master (default), above 0 for each slave of the same --name.")
+    Long brokerId;
+
+    @Option(names = "--ha-port", paramLabel = "PORT",
+            description = "Port a master accepts its slaves on (haListenPort). Default: --port + 1; 0 = any free port.")
+    Integer haPort;
+
+    @Option(names = "--ha-master", paramLabel = "HOST:PORT",
+            description = "A slave's master HA address (haMasterAddress), e.g. 127.0.0.1:10912.")
+    String haMaster;
+
     @ParentCommand
     WharfCli root;
 
@@ -44,12 +64,26 @@ final class BrokerCommand implements Callable<Integer> {
         if (namesrv != null) {
             flags.put("namesrvAddr", namesrv);
         }
+        if (role != null) {
+            flags.put("brokerRole", role.name());
+        }
+        if (brokerId != null) {
+            flags.put("brokerId", String.valueOf(brokerId));
+        }
+        if (haPort != null) {
+            flags.put("haListenPort", haPort == 0 ? "0" : String.valueOf(Servers.checkPort("--ha-port", haPort)));
+        }
+        if (haMaster != null) {
+            flags.put("haMasterAddress", haMaster);
+        }
         BrokerSettings settings = BrokerSettingsAssembler.assemble(options.config, options.defaults(), flags);
         Foreground foreground = new Foreground();
         Broker broker = Servers.startBroker(settings, foreground);
         String line = ReadyLine.broker(settings.broker().getBrokerName(), broker.address(),
                 settings.broker().getBrokerClusterName(), settings.broker().namesrvAddrList(),
-                settings.store().getStorePathRootDir(), settings.store().getFlushDiskType().name());
+                settings.store().getStorePathRootDir(), settings.store().getFlushDiskType().name() + ", "
+                        + settings.ha().getBrokerRole() + (broker.haAddress() == null ? ""
+                        : ", HA port " + broker.ha().haPort()));
         return foreground.runUntilStopped(spec.commandLine().getOut(), line, root.stopSignal());
     }
 }

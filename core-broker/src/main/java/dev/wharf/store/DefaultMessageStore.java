@@ -7,8 +7,12 @@ import dev.wharf.store.cleanup.CleanConsumeQueueService;
 import dev.wharf.store.cleanup.DeleteWhen;
 import dev.wharf.store.commitlog.CommitLog;
 import dev.wharf.store.commitlog.CommitLogScanner;
+import dev.wharf.store.commitlog.CommitLogSlices;
 import dev.wharf.store.commitlog.FlushCommitLogService;
 import dev.wharf.store.commitlog.GroupCommitService;
+import dev.wharf.store.commitlog.RecordFingerprint;
+import dev.wharf.store.commitlog.ReplicaAppendResult;
+import dev.wharf.store.commitlog.ReplicaSlice;
 import dev.wharf.store.dispatch.CommitLogDispatcher;
 import dev.wharf.store.dispatch.FlushConsumeQueueService;
 import dev.wharf.store.dispatch.ReputMessageService;
@@ -26,6 +30,7 @@ import dev.wharf.store.recovery.StoreCheckpoint;
 import dev.wharf.store.recovery.StoreLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,6 +39,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,6 +47,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * Each part lives in its own package; this class only decides the order in which they start and stop.
  * Thread-safe.
  */
-public final class DefaultMessageStore implements MessageStore {
+public final class DefaultMessageStore implements ReplicableStore {
 
     /** Room a consume queue needs to take its next unit: one page. */
     private static final long CONSUME_QUEUE_ROOM = 4096;
@@ -73,6 +80,8 @@ public final class DefaultMessageStore implements MessageStore {
     private volatile MessageArrivingListener arrivingListener;
     private final StoreHealth health = new StoreHealth();
     private final DiskSpaceGuard diskSpace;
+    private final List<Runnable> appendListeners = new CopyOnWriteArrayList<>();
+    private volatile LongSupplier confirmOffset;
 
     private StoreLock lock;
     private StoreCheckpoint checkpoint;
@@ -137,7 +146,7 @@ public final class DefaultMessageStore implements MessageStore {
                         request.storeTimestamp(), request.properties());
             }
         });
-        commitLog.setAppendListener(reput::wakeup);
+        commitLog.setAppendListener(this::appended);
     }
 
     @Override
@@ -171,6 +180,8 @@ public final class DefaultMessageStore implements MessageStore {
             catchUpDispatch();
             restoreQueueOffsets();
             diskSpace.check();
+            // from here on consumers see only what replication confirmed (start-up dispatched the whole log)
+            reput.setDispatchLimit(confirmOffset);
             startServices();
             commitLog.setWritable(true);
             running = true;
@@ -428,7 +439,7 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public boolean awaitDispatched(long timeoutMillis) {
-        long target = commitLog.getMaxOffset();
+        long target = reput.dispatchEnd();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (reput.getConfirmedOffset() < target) {
             if (System.nanoTime() - deadline > 0) {
@@ -493,6 +504,71 @@ public final class DefaultMessageStore implements MessageStore {
     @Override
     public StoreStats stats() {
         return stats;
+    }
+
+    // ------------------------------------------------------------------ replication (ReplicableStore)
+
+    private void appended() {
+        reput.wakeup();
+        for (Runnable listener : appendListeners) {
+            listener.run();
+        }
+    }
+
+    @Override
+    public ReplicaSlice readCommitLog(long offset, int maxBytes) {
+        return CommitLogSlices.wholeRecords(commitLog, offset, maxBytes);
+    }
+
+    @Override
+    public ReplicaAppendResult appendCommitLog(long offset, ByteBuffer records) {
+        if (!running) {
+            return ReplicaAppendResult.refused(commitLog.getMaxOffset(), "The store at " + root
+                    + " is not started (or is shutting down); replicated bytes cannot be appended now.");
+        }
+        ReplicaAppendResult result = commitLog.appendReplicated(offset, records);
+        if (result.ok()) {
+            stats.recordPut(0, records.remaining());
+            if (groupCommit != null && !groupCommit.waitForFlush(result.nextOffset())) {
+                return ReplicaAppendResult.refused(result.nextOffset(), "The replicated bytes up to offset "
+                        + result.nextOffset() + " are appended but the disk did not confirm them within"
+                        + " syncFlushTimeout.");
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public RecordFingerprint fingerprintAt(long offset) {
+        return CommitLogSlices.fingerprint(commitLog, offset);
+    }
+
+    @Override
+    public RecordFingerprint lastRecordFingerprint() {
+        return CommitLogSlices.last(commitLog);
+    }
+
+    @Override
+    public void addAppendListener(Runnable listener) {
+        appendListeners.add(listener);
+    }
+
+    @Override
+    public void setConfirmOffsetSupplier(LongSupplier confirmOffset) {
+        this.confirmOffset = confirmOffset;
+        if (running) {
+            reput.setDispatchLimit(confirmOffset);
+        }
+    }
+
+    @Override
+    public void confirmOffsetMoved() {
+        reput.wakeup();
+    }
+
+    @Override
+    public void setPutReplication(PutReplication replication) {
+        putter.setReplication(replication);
     }
 
     /** What recovery decided at the last start (tests, diagnostics). */

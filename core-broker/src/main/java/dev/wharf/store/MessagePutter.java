@@ -23,6 +23,8 @@ final class MessagePutter {
     private final long defaultStoreHost;
     private final StoreHealth health;
     private final DiskSpaceGuard diskSpace;
+    /** Replication's gate and wait (HA); null when the broker is not replicated. */
+    private volatile PutReplication replication;
 
     MessagePutter(CommitLog commitLog, GroupCommitService groupCommit, StoreStats stats, String storeHost,
             StoreHealth health, DiskSpaceGuard diskSpace) {
@@ -54,8 +56,16 @@ final class MessagePutter {
                 : AppendStatus.STORE_NOT_WRITABLE, reason);
     }
 
+    void setReplication(PutReplication replication) {
+        this.replication = replication;
+    }
+
     /** Stores one message, blocking for the disk when SYNC_FLUSH asks for it. */
     PutMessageResult put(MessageExtBrokerInner msg) {
+        PutMessageResult refused = admit();
+        if (refused != null) {
+            return refused;
+        }
         AppendResult result = append(msg);
         if (!result.isOk()) {
             return failed(result);
@@ -65,6 +75,10 @@ final class MessagePutter {
 
     /** Stores one message; the future completes once it is on disk (SYNC_FLUSH) or at once. */
     CompletableFuture<PutMessageResult> putAsync(MessageExtBrokerInner msg) {
+        PutMessageResult refused = admit();
+        if (refused != null) {
+            return CompletableFuture.completedFuture(refused);
+        }
         AppendResult result = append(msg);
         if (!result.isOk()) {
             return CompletableFuture.completedFuture(failed(result));
@@ -77,9 +91,13 @@ final class MessagePutter {
             return failed(AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL,
                     "The batch is empty; send at least one message."));
         }
-        AppendResult refused = refusal();
+        PutMessageResult refused = admit();
         if (refused != null) {
-            return failed(refused);
+            return refused;
+        }
+        AppendResult notWritable = refusal();
+        if (notWritable != null) {
+            return failed(notWritable);
         }
         List<String> properties = new ArrayList<>(batch.size());
         boolean wait = false;
@@ -134,21 +152,53 @@ final class MessagePutter {
                 result.logicsOffset(), result.msgNum());
     }
 
+    private PutMessageResult admit() {
+        PutReplication r = replication;
+        if (r == null) {
+            return null;
+        }
+        PutMessageResult refused = r.admit();
+        if (refused != null) {
+            stats.recordPutFailure();
+        }
+        return refused;
+    }
+
     private PutMessageResult finish(AppendResult result, long storeHost, boolean waitForDisk) {
         AppendMessageResult appended = appended(result, storeHost);
-        if (groupCommit == null || !waitForDisk) {
+        if (groupCommit != null && waitForDisk && !groupCommit.waitForFlush(result.nextOffset())) {
+            return flushTimeout(appended);
+        }
+        PutReplication r = replication;
+        if (r == null || !waitForDisk) {
             return PutMessageResult.ok(appended);
         }
-        return groupCommit.waitForFlush(result.nextOffset()) ? PutMessageResult.ok(appended) : flushTimeout(appended);
+        // the caller's thread waits on a future completed by replication's one waiter service
+        return replicated(r.replicate(result.nextOffset()).join(), appended);
     }
 
     private CompletableFuture<PutMessageResult> finishAsync(AppendResult result, long storeHost, boolean waitForDisk) {
         AppendMessageResult appended = appended(result, storeHost);
+        PutReplication r = replication;
+        boolean replicate = r != null && waitForDisk;
         if (groupCommit == null || !waitForDisk) {
-            return CompletableFuture.completedFuture(PutMessageResult.ok(appended));
+            return replicate ? r.replicate(result.nextOffset()).thenApply(outcome -> replicated(outcome, appended))
+                    : CompletableFuture.completedFuture(PutMessageResult.ok(appended));
         }
-        return groupCommit.submit(result.nextOffset())
-                .thenApply(onDisk -> onDisk ? PutMessageResult.ok(appended) : flushTimeout(appended));
+        return groupCommit.submit(result.nextOffset()).thenCompose(onDisk -> {
+            if (!onDisk) {
+                return CompletableFuture.completedFuture(flushTimeout(appended));
+            }
+            return replicate ? r.replicate(result.nextOffset()).thenApply(outcome -> replicated(outcome, appended))
+                    : CompletableFuture.completedFuture(PutMessageResult.ok(appended));
+        });
+    }
+
+    private static PutMessageResult replicated(PutMessageResult outcome, AppendMessageResult appended) {
+        if (outcome.status() == PutMessageStatus.PUT_OK) {
+            return PutMessageResult.ok(appended);
+        }
+        return new PutMessageResult(outcome.status(), appended, outcome.errorMessage());
     }
 
     private PutMessageResult flushTimeout(AppendMessageResult appended) {

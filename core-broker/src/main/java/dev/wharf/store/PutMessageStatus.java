@@ -26,5 +26,9 @@ public enum PutMessageStatus {
     STORE_NOT_WRITABLE,
     /** The page cache is too slow to accept writes (reserved; not produced by this store). */
     OS_PAGE_CACHE_BUSY,
-    UNKNOWN_ERROR
+    UNKNOWN_ERROR,
+    /** Stored on this master, but not enough in-sync slaves confirmed it within slaveTimeout (SYNC_MASTER). */
+    FLUSH_SLAVE_TIMEOUT,
+    /** Stored on this master, but too few slaves are in sync to replicate it (SYNC_MASTER). */
+    SLAVE_NOT_AVAILABLE
 }

@@ -63,6 +63,27 @@ class ServerCommandsTest {
     }
 
     @Test
+    void aMasterAndASlaveRunFromTheCommandLine() throws Exception {
+        Path conf = TestStores.smallConfig(dir);
+        try (ForegroundRun master = ForegroundRun.start("broker", "--port", "0", "--store",
+                dir.resolve("m").toString(), "--name", "broker-r", "--config", conf.toString(),
+                "--role", "SYNC_MASTER", "--broker-id", "0", "--ha-port", "0")) {
+            assertThat(master.readyLine()).as(master.describe()).contains("SYNC_MASTER", "HA port ");
+            String haPort = master.readyLine().replaceAll(".*HA port (\\d+).*", "$1");
+            try (ForegroundRun slave = ForegroundRun.start("broker", "--port", "0", "--store",
+                    dir.resolve("s").toString(), "--name", "broker-r", "--config", conf.toString(),
+                    "--role", "SLAVE", "--broker-id", "1", "--ha-master", "127.0.0.1:" + haPort)) {
+                assertThat(slave.readyLine()).as(slave.describe()).contains("SLAVE");
+                assertThat(slave.stop()).isZero();
+            }
+            assertThat(master.stop()).isZero();
+        }
+        Cli.Result bad = Cli.run("broker", "--port", "0", "--store", dir.resolve("x").toString(), "--role", "SLAVE");
+        assertThat(bad.exitCode()).isNotZero();
+        assertThat(bad.err()).contains("brokerRole is SLAVE but brokerId is 0");
+    }
+
+    @Test
     void flagsOverrideTheConfigurationFileWhichOverridesTheDefaults() throws Exception {
         Path conf = TestStores.smallConfig(dir, "brokerName=from-file", "flushDiskType=SYNC_FLUSH",
                 "brokerClusterName=FileCluster");

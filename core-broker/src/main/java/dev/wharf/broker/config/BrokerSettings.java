@@ -1,5 +1,6 @@
 package dev.wharf.broker.config;
 
+import dev.wharf.broker.ha.HaConfig;
 import dev.wharf.common.config.BeanBinder;
 import dev.wharf.common.config.ConfigFileReader;
 import dev.wharf.remoting.NettyServerConfig;
@@ -10,23 +11,30 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The three configuration beans a broker is made of, and the loader that fills them from one
- * {@code key=value} file (RocketMQ's {@code broker.conf} format: {@code #} comments, {@code \} escapes; a key
- * given twice is an error naming both lines).
+ * The configuration beans a broker is made of (one per subsystem: broker, store, network, replication), and the
+ * loader that fills them from one {@code key=value} file (RocketMQ's {@code broker.conf} format: {@code #} comments,
+ * {@code \} escapes; a key given twice is an error naming both lines).
  * Each key goes to the bean that has a setter of that name; a key none has is an error naming the key, the
  * closest known key and the file.
  */
-public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, NettyServerConfig netty) {
+public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, NettyServerConfig netty, HaConfig ha) {
 
     public BrokerSettings {
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(netty, "netty");
+        Objects.requireNonNull(ha, "ha");
+    }
+
+    /** A broker that is not replicated (replication settings at their defaults). */
+    public BrokerSettings(BrokerConfig broker, MessageStoreConfig store, NettyServerConfig netty) {
+        this(broker, store, netty, new HaConfig());
     }
 
     /** Defaults everywhere. */
     public static BrokerSettings defaults() {
-        return new BrokerSettings(new BrokerConfig(), new MessageStoreConfig(), new NettyServerConfig());
+        return new BrokerSettings(new BrokerConfig(), new MessageStoreConfig(), new NettyServerConfig(),
+                new HaConfig());
     }
 
     /**
@@ -48,7 +56,7 @@ public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, Nett
     public static BrokerSettings from(Map<String, String> settings, String source) {
         BrokerSettings out = defaults();
         try {
-            BeanBinder.bindStrict(settings, source, out.broker, out.store, out.netty);
+            BeanBinder.bindStrict(settings, source, out.broker, out.store, out.netty, out.ha);
         } catch (IllegalArgumentException e) {
             if (e.getMessage() != null && e.getMessage().contains(source)) {
                 throw e;
@@ -63,9 +71,10 @@ public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, Nett
         return out;
     }
 
-    /** Validates the broker and store beans (the network bean validates in its setters). */
+    /** Validates the broker, store and replication beans (the network bean validates in its setters). */
     public void validate() {
         broker.validate();
         store.validate();
+        ha.validate(broker.getBrokerId());
     }
 }

@@ -226,6 +226,8 @@ public final class SendMessageProcessor implements RequestProcessor {
         switch (status) {
             case PUT_OK -> code = ResponseCode.SUCCESS;
             case FLUSH_DISK_TIMEOUT -> code = ResponseCode.FLUSH_DISK_TIMEOUT;
+            case FLUSH_SLAVE_TIMEOUT -> code = ResponseCode.FLUSH_SLAVE_TIMEOUT;
+            case SLAVE_NOT_AVAILABLE -> code = ResponseCode.SLAVE_NOT_AVAILABLE;
             case MESSAGE_ILLEGAL, PROPERTIES_SIZE_EXCEEDED -> {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, remark(result,
                         "The message breaks a rule of the store."));
@@ -257,7 +259,7 @@ public final class SendMessageProcessor implements RequestProcessor {
         String msgId = batch == null ? appended.msgId() : batchMessageIds(appended, batch);
         RemotingCommand response = ProcessorSupport.answer(request, code,
                 code == ResponseCode.FLUSH_DISK_TIMEOUT ? "The message is stored but the disk did not confirm it"
-                        + " within syncFlushTimeout." : null);
+                        + " within syncFlushTimeout." : code == ResponseCode.SUCCESS ? null : result.errorMessage());
         return ProcessorSupport.writeHeader(response, new SendMessageResponse(msgId, first.getQueueId(),
                 appended.logicsOffset(), first.getProperty(MessageProperties.TRANSACTION_ID)));
     }

@@ -285,6 +285,85 @@ public final class CommitLog {
     }
 
     /**
+     * Appends records copied from another replica's commit log, at exactly the offset they had there, so both
+     * logs stay byte-identical. {@code records} (position to limit) must hold whole records of one file starting
+     * at this log's end: message records whose PHYSICALOFFSET field equals their offset, optionally closed by a
+     * blank end-of-file record, which may be given as its 8-byte header alone (the rest of the file stays
+     * unwritten). Everything is checked before anything is written: on a refusal the log is unchanged. Does
+     * not assign queue offsets (the dispatcher builds the consume queues from the records). Takes the put lock.
+     */
+    public ReplicaAppendResult appendReplicated(long offset, ByteBuffer records) {
+        long end;
+        putLock.lock();
+        try {
+            end = mappedFileQueue.getMaxOffset();
+            if (mappedFileQueue.isEmpty() ? offset % fileSize != 0 : offset != end) {
+                return ReplicaAppendResult.refused(end, "Replicated bytes start at commit-log offset " + offset
+                        + " but this log ends at " + end + (mappedFileQueue.isEmpty()
+                        ? " (empty: the first bytes must start a file, a multiple of " + fileSize + ")" : "")
+                        + "; the stream must continue exactly where the replica's log ends.");
+            }
+            int start = records.position();
+            int length = records.remaining();
+            int filePos = (int) (offset % fileSize);
+            int room = fileSize - filePos;
+            int pos = 0;
+            int blankAt = -1;
+            while (pos < length) {
+                long at = offset + pos;
+                if (length - pos < MessageRecord.BLANK_RECORD_MIN_SIZE) {
+                    return ReplicaAppendResult.refused(end, "Replicated bytes at offset " + at
+                            + " end inside a record header.");
+                }
+                int magic = records.getInt(start + pos + MessageRecord.MAGIC_CODE_OFFSET);
+                int size = records.getInt(start + pos + MessageRecord.TOTAL_SIZE_OFFSET);
+                if (magic == MessageRecord.BLANK_MAGIC_CODE) {
+                    int rest = room - pos;
+                    if (size != rest || (length - pos != MessageRecord.BLANK_RECORD_MIN_SIZE && length - pos != rest)) {
+                        return ReplicaAppendResult.refused(end, "The blank end-of-file record at offset " + at
+                                + " claims " + size + " bytes but the file has " + rest + " left, or records follow it.");
+                    }
+                    blankAt = pos;
+                    break;
+                }
+                int checked = RecordValidator.check(records, start + pos, start + Math.min(length, room), at, false);
+                if (checked <= 0) {
+                    return ReplicaAppendResult.refused(end, "The replicated record at offset " + at
+                            + " is not an intact record written at that offset (size " + size + ").");
+                }
+                if (pos + checked + MessageRecord.BLANK_RECORD_MIN_SIZE > room) {
+                    return ReplicaAppendResult.refused(end, "The replicated record at offset " + at
+                            + " does not fit its commit-log file of " + fileSize + " bytes; are both replicas"
+                            + " configured with the same mappedFileSizeCommitLog?");
+                }
+                pos += checked;
+            }
+            MappedFile file = mappedFileQueue.getLastMappedFile(offset);
+            if (file == null || file.getFileFromOffset() + file.getWrotePosition() != offset) {
+                return ReplicaAppendResult.refused(end, "Could not open a commit-log file at offset " + offset
+                        + " in " + mappedFileQueue.getStorePath() + "; check free disk space and permissions.");
+            }
+            int messages = blankAt < 0 ? length : blankAt;
+            if (messages > 0) {
+                ByteBuffer part = records.duplicate();
+                part.limit(start + messages).position(start);
+                file.append(part);
+            }
+            if (blankAt >= 0) {
+                ByteBuffer header = records.duplicate();
+                header.limit(start + blankAt + MessageRecord.BLANK_RECORD_MIN_SIZE).position(start + blankAt);
+                file.append(header);
+                file.setWrotePosition(fileSize);
+            }
+            end = mappedFileQueue.getMaxOffset();
+        } finally {
+            putLock.unlock();
+        }
+        appendListener.run();
+        return ReplicaAppendResult.appended(end);
+    }
+
+    /**
      * Sets the next queue offset of a topic/queue (start-up, after recovery, from the consume queues).
      * Takes the put lock.
      */

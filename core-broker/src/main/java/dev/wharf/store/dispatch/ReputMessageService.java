@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +62,8 @@ public final class ReputMessageService extends ServiceThread {
     private volatile int failures;
     /** When the next attempt after a failure is due ({@link System#nanoTime()}); dispatch thread only. */
     private long retryAtNanos;
+    /** The highest commit-log offset that may be dispatched (replication's confirm offset); null = no limit. */
+    private volatile LongSupplier dispatchLimit;
 
     public ReputMessageService(CommitLog commitLog, long pollMillis) {
         this(commitLog, pollMillis, new StoreHealth());
@@ -114,6 +117,22 @@ public final class ReputMessageService extends ServiceThread {
         this.reputFromOffset = offset;
         this.insideBatch = false;
         this.openBatch.clear();
+    }
+
+    /**
+     * Dispatches only records that end at or below {@code limit}'s value (a replicated master's confirm
+     * offset: readers must not see what a failover could lose); null dispatches everything written. The limit
+     * must only grow and must fall on record boundaries; call {@link #wakeup()} when it moves.
+     */
+    public void setDispatchLimit(LongSupplier limit) {
+        this.dispatchLimit = limit;
+    }
+
+    /** The end of what may be dispatched now: the commit log's end, or the dispatch limit when lower. */
+    public long dispatchEnd() {
+        long max = commitLog.getMaxOffset();
+        LongSupplier limit = dispatchLimit;
+        return limit == null ? max : Math.min(max, limit.getAsLong());
     }
 
     /** Commit-log bytes not dispatched yet. */
@@ -185,7 +204,8 @@ public final class ReputMessageService extends ServiceThread {
                     minOffset);
             setReputFromOffset(minOffset);
         }
-        while (reputFromOffset < commitLog.getMaxOffset()) {
+        long end;
+        while (reputFromOffset < (end = dispatchEnd())) {
             long offset = reputFromOffset;
             SelectMappedBufferResult data = commitLog.getData(offset);
             if (data == null) {
@@ -197,6 +217,9 @@ public final class ReputMessageService extends ServiceThread {
                 continue;
             }
             try {
+                if (end - offset < data.size()) {
+                    data.shrinkTo((int) (end - offset));
+                }
                 if (!dispatchSlice(data, offset)) {
                     return;
                 }

@@ -1,0 +1,299 @@
+package dev.wharf.broker.ha;
+
+import dev.wharf.store.ReplicableStore;
+import dev.wharf.store.commitlog.RecordFingerprint;
+import dev.wharf.store.commitlog.ReplicaAppendResult;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The slave's end: connects to the master's HA port, introduces itself (broker name, id, epoch, where its log
+ * ends and a fingerprint of its last record), then appends every TRANSFER at exactly its own end and acks the
+ * new end. A frame for another offset, or records its store refuses, close the connection with a REFUSED
+ * naming the problem. Reconnects with a doubling back-off; a refusal by the master is logged once per distinct
+ * reason. A ticker thread acks every haSendHeartbeatInterval and drops a master that went silent.
+ */
+final class HaClient {
+
+    private static final Logger log = LoggerFactory.getLogger(HaClient.class);
+
+    private final HaConfig config;
+    private final String brokerName;
+    private final long brokerId;
+    private final ReplicableStore store;
+    private final ByteBuffer ack = ByteBuffer.allocate(HaFrame.ACK_SIZE);
+    private final int maxFrameBody;
+    private volatile String masterAddress;
+    private volatile FrameChannel channel;
+    private volatile boolean running;
+    private volatile boolean connected;
+    private volatile long masterMaxOffset = -1;
+    private volatile long masterConfirmOffset = -1;
+    private volatile long lastTransferMillis;
+    private volatile long lastAckMillis;
+    private volatile String lastRefusal;
+    /** The last refusal logged, so a master that keeps refusing for one reason is logged once. */
+    private String loggedRefusal;
+    private Thread thread;
+    private ScheduledExecutorService ticker;
+
+    HaClient(HaConfig config, String brokerName, long brokerId, ReplicableStore store, int maxMessageSize) {
+        this.config = config;
+        this.brokerName = brokerName;
+        this.brokerId = brokerId;
+        this.store = store;
+        this.masterAddress = config.getHaMasterAddress();
+        // one TRANSFER carries a batch or one record, which may be a whole maximum-size message
+        this.maxFrameBody = Math.max(config.getHaTransferBatchSize(), 0) + maxMessageSize * 2 + 64 * 1024
+                + HaFrame.MAX_REFUSAL_SIZE;
+    }
+
+    void start() {
+        running = true;
+        thread = new Thread(this::run, "wharf-ha-client");
+        thread.setDaemon(true);
+        thread.start();
+        ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "wharf-ha-client-ticker");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(50, Math.min(1_000, config.getHaSendHeartbeatInterval() / 2));
+        ticker.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Points the slave at another master HA address (e.g. learnt from the NameServer); reconnects. */
+    void setMasterAddress(String address) {
+        if (Objects.equals(address, masterAddress)) {
+            return;
+        }
+        masterAddress = address;
+        FrameChannel c = channel;
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    String masterAddress() {
+        return masterAddress;
+    }
+
+    boolean isConnected() {
+        return connected;
+    }
+
+    long masterMaxOffset() {
+        return masterMaxOffset;
+    }
+
+    long masterConfirmOffset() {
+        return masterConfirmOffset;
+    }
+
+    String lastRefusal() {
+        return lastRefusal;
+    }
+
+    long lastTransferMillis() {
+        return lastTransferMillis;
+    }
+
+    void shutdown() {
+        running = false;
+        if (ticker != null) {
+            ticker.shutdownNow();
+        }
+        FrameChannel c = channel;
+        if (c != null) {
+            c.close();
+        }
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void run() {
+        long backoff = config.getHaReconnectInterval();
+        while (running) {
+            String address = masterAddress;
+            if (address == null) {
+                sleep(backoff);
+                continue;
+            }
+            boolean accepted = false;
+            try {
+                accepted = session(address);
+            } catch (HaProtocolException e) {
+                String text = HaFrame.reasonName(e.reason()) + ": " + e.getMessage();
+                lastRefusal = text;
+                if (!text.equals(loggedRefusal)) {
+                    loggedRefusal = text;
+                    log.error("Replication from master {} of {} stopped ({}); retrying every {} ms until fixed",
+                            address, brokerName, text, config.getHaReconnectMaxInterval());
+                }
+                backoff = config.getHaReconnectMaxInterval();
+            } catch (IOException e) {
+                if (running) {
+                    log.info("HA connection to master {} lost: {}", address, e.toString());
+                }
+            } catch (RuntimeException e) {
+                log.error("HA client failed", e);
+            } finally {
+                connected = false;
+                FrameChannel c = channel;
+                channel = null;
+                if (c != null) {
+                    c.close();
+                }
+            }
+            if (accepted) {
+                backoff = config.getHaReconnectInterval();
+            }
+            if (running) {
+                sleep(backoff);
+                backoff = Math.min(config.getHaReconnectMaxInterval(), backoff * 2);
+            }
+        }
+    }
+
+    private void sleep(long millis) {
+        try {
+            Thread.sleep(millis); // reconnection back-off, not a wait for a condition
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    /** One connection: handshake, then appends until an error. Returns whether the master accepted us. */
+    private boolean session(String address) throws IOException, HaProtocolException {
+        int colon = address.lastIndexOf(':');
+        InetSocketAddress target = new InetSocketAddress(address.substring(0, colon).trim(),
+                Integer.parseInt(address.substring(colon + 1).trim()));
+        SocketChannel socket = SocketChannel.open();
+        FrameChannel c;
+        try {
+            socket.socket().connect(target, 3_000);
+            socket.socket().setTcpNoDelay(true);
+            socket.socket().setKeepAlive(true);
+            c = new FrameChannel(socket, maxFrameBody);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+        channel = c;
+        sendHandshake(c);
+        c.readFrame();
+        if (c.type() == HaFrame.TYPE_REFUSED) {
+            throw FrameChannel.refusal(c.body(), address);
+        }
+        if (c.type() != HaFrame.TYPE_ACCEPTED || c.body().remaining() != HaFrame.ACCEPTED_SIZE) {
+            throw new HaProtocolException(HaFrame.REFUSED_BAD_FRAME, "the master at " + address + " answered the"
+                    + " handshake with " + HaFrame.typeName(c.type()));
+        }
+        masterMaxOffset = c.body().getLong(0);
+        long start = c.body().getLong(8);
+        connected = true;
+        loggedRefusal = null;
+        log.info("Replicating {} from master {}: master ends at {}, transfer starts at {} (local end {})", brokerName,
+                address, masterMaxOffset, start, store.getMaxPhyOffset());
+        sendAck(c, store.getMaxPhyOffset()); // counts for SYNC_MASTER at once when already caught up
+        while (running) {
+            c.readFrame();
+            try {
+                onFrame(c);
+            } catch (HaProtocolException e) {
+                lastRefusal = HaFrame.reasonName(e.reason()) + ": " + e.getMessage();
+                log.error("Refusing data from master {}: {}", address, e.getMessage());
+                c.refuse(e.reason(), HaFrame.CLASSIC_EPOCH, e.getMessage());
+                throw new IOException("closed after refusing the master's data: " + e.getMessage());
+            }
+        }
+        return true;
+    }
+
+    private void sendHandshake(FrameChannel c) throws IOException {
+        byte[] name = brokerName.getBytes(StandardCharsets.UTF_8);
+        RecordFingerprint last = store.lastRecordFingerprint();
+        long max = store.getMaxPhyOffset();
+        ByteBuffer body = ByteBuffer.allocate(HaFrame.HANDSHAKE_FIXED_SIZE + name.length);
+        body.putLong(last == null ? 0 : max).putLong(brokerId).putLong(last == null ? -1 : last.offset())
+                .putInt(last == null ? 0 : last.size()).putInt(last == null ? 0 : last.crc())
+                .putShort((short) name.length).put(name).flip();
+        c.write(HaFrame.TYPE_HANDSHAKE, HaFrame.CLASSIC_EPOCH, body, null);
+    }
+
+    private void onFrame(FrameChannel c) throws IOException, HaProtocolException {
+        if (c.type() == HaFrame.TYPE_REFUSED) {
+            throw FrameChannel.refusal(c.body(), c.peer());
+        }
+        ByteBuffer body = c.body();
+        if (c.type() != HaFrame.TYPE_TRANSFER || body.remaining() < HaFrame.TRANSFER_FIXED_SIZE) {
+            throw new HaProtocolException(HaFrame.REFUSED_BAD_FRAME, "expected a TRANSFER, got "
+                    + HaFrame.typeName(c.type()) + " of " + body.remaining() + " bytes");
+        }
+        long offset = body.getLong(0);
+        masterMaxOffset = body.getLong(8);
+        masterConfirmOffset = body.getLong(16);
+        lastTransferMillis = System.currentTimeMillis();
+        body.position(HaFrame.TRANSFER_FIXED_SIZE);
+        if (!body.hasRemaining()) {
+            return; // heartbeat
+        }
+        long end = store.getMaxPhyOffset();
+        if (offset != end && end != 0) { // an empty log takes any file start (the store checks that)
+            throw new HaProtocolException(HaFrame.REFUSED_WRONG_OFFSET, "the master sent bytes for offset " + offset
+                    + " but this slave's log ends at " + end);
+        }
+        ReplicaAppendResult result = store.appendCommitLog(offset, body);
+        if (!result.ok()) {
+            throw new HaProtocolException(HaFrame.REFUSED_APPEND_FAILED, result.error());
+        }
+        sendAck(c, result.nextOffset());
+    }
+
+    private void sendAck(FrameChannel c, long offset) throws IOException {
+        synchronized (ack) {
+            ack.clear();
+            ack.putLong(offset).flip();
+            c.write(HaFrame.TYPE_ACK, HaFrame.CLASSIC_EPOCH, ack, null);
+        }
+        lastAckMillis = System.currentTimeMillis();
+    }
+
+    /** Heartbeat acks, and a master that sent nothing (not even a heartbeat) for too long is dropped. */
+    private void tick() {
+        FrameChannel c = channel;
+        if (c == null || !connected) {
+            return;
+        }
+        long now = System.currentTimeMillis();
+        if (now - c.lastReadMillis() > config.getHaHousekeepingInterval()) {
+            log.warn("Master {} sent nothing for {} ms; reconnecting", c.peer(), now - c.lastReadMillis());
+            c.close();
+            return;
+        }
+        if (now - lastAckMillis >= config.getHaSendHeartbeatInterval()) {
+            try {
+                sendAck(c, store.getMaxPhyOffset());
+            } catch (IOException e) {
+                c.close();
+            }
+        }
+    }
+}

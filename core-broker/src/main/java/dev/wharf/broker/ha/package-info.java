@@ -1,0 +1,12 @@
+/**
+ * Master/slave replication of a broker group: a slave copies its master's commit log byte for byte over a
+ * plain TCP stream (the HA port, framed as in {@link dev.wharf.broker.ha.HaFrame}), and a SYNC_MASTER answers a
+ * send only once enough slaves hold it. Built on the store's {@link dev.wharf.store.ReplicableStore} seam: the
+ * store reads and appends bytes, this package moves them and decides who is in sync.
+ *
+ * <p>Rooms: {@link dev.wharf.broker.ha.HaConfig} (settings), {@link dev.wharf.broker.ha.HaFrame} (wire layout),
+ * master side {@link dev.wharf.broker.ha.HaServer} / {@link dev.wharf.broker.ha.HaConnection} /
+ * {@link dev.wharf.broker.ha.ReplicaTracker} / {@link dev.wharf.broker.ha.ReplicaWaiters}, slave side
+ * {@link dev.wharf.broker.ha.HaClient}, and {@link dev.wharf.broker.ha.HaService} wiring them for a role.
+ */
+package dev.wharf.broker.ha;

@@ -1,0 +1,53 @@
+package dev.wharf.store;
+
+import dev.wharf.store.commitlog.RecordFingerprint;
+import dev.wharf.store.commitlog.ReplicaAppendResult;
+import dev.wharf.store.commitlog.ReplicaSlice;
+import java.nio.ByteBuffer;
+import java.util.function.LongSupplier;
+
+/**
+ * The commit log as replication sees it: read whole records from an offset, append a master's records at
+ * exactly the same offsets, compare records by fingerprint, hear about appends, hold back what consumers may
+ * see, and wait for replicas on the put path. The store knows nothing of how the bytes travel. Thread-safe.
+ */
+public interface ReplicableStore extends MessageStore {
+
+    /**
+     * A zero-copy view of the whole records from {@code offset} within its commit-log file, at most about
+     * {@code maxBytes} (at least one record); a blank end-of-file record comes as its 8-byte header alone and
+     * ends the view; {@link ReplicaSlice#nextOffset()} says where to read next. The caller releases it.
+     *
+     * @return null when nothing is written at {@code offset} yet or it is not a record start
+     */
+    ReplicaSlice readCommitLog(long offset, int maxBytes);
+
+    /**
+     * Appends whole records of a master's commit log at exactly {@link #getMaxPhyOffset()} (a slave's only
+     * way to write). The dispatcher then builds consume queues and the index from them. Checked first: on a
+     * refusal nothing is written. With SYNC_FLUSH it returns once the bytes are on disk.
+     */
+    ReplicaAppendResult appendCommitLog(long offset, ByteBuffer records);
+
+    /** The fingerprint of the record at {@code offset}, or null when no record starts there. */
+    RecordFingerprint fingerprintAt(long offset);
+
+    /** The fingerprint of the last record of the commit log, or null when it is empty. */
+    RecordFingerprint lastRecordFingerprint();
+
+    /** Runs {@code listener} after every append, on the appending thread (keep it cheap: wake a thread). */
+    void addAppendListener(Runnable listener);
+
+    /**
+     * Limits what is dispatched to consume queues (and so what consumers see) to {@code confirmOffset}'s value,
+     * which only grows and falls on record boundaries. Start-up recovery still rebuilds the queues from the
+     * whole log. Call before {@link #start()}; call {@link #confirmOffsetMoved()} when the value grows.
+     */
+    void setConfirmOffsetSupplier(LongSupplier confirmOffset);
+
+    /** Wakes the dispatcher after the confirm offset grew. */
+    void confirmOffsetMoved();
+
+    /** Installs the put path's replication gate and wait; call before {@link #start()}. */
+    void setPutReplication(PutReplication replication);
+}
