@@ -14,7 +14,8 @@ import picocli.CommandLine.Spec;
         description = "Administration commands against a NameServer and the brokers registered with it.",
         subcommands = {TopicsCommand.class, TopicCreateCommand.class, TopicDeleteCommand.class, BrokersCommand.class,
                 SendCommand.class, ConsumeCommand.class, ConsumerProgressCommand.class, QueryKeyCommand.class,
-                QueryIdCommand.class, ResetOffsetCommand.class, DlqListCommand.class, DlqResendCommand.class})
+                QueryIdCommand.class, ResetOffsetCommand.class, DlqListCommand.class, DlqResendCommand.class,
+                ClusterCheckCommand.class})
 public final class AdminCommand implements Runnable {
 
     @Option(names = {"-n", "--namesrv"}, scope = ScopeType.INHERIT, paramLabel = "HOST:PORT",
