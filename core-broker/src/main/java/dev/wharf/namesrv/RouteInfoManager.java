@@ -91,8 +91,6 @@ public final class RouteInfoManager {
                                        Object channel, long now) {
         lock.writeLock().lock();
         try {
-            clusterAddrTable.computeIfAbsent(cluster, c -> new HashSet<>()).add(brokerName);
-            BrokerGroup group = brokerAddrTable.computeIfAbsent(brokerName, n -> new BrokerGroup(cluster, brokerName));
             BrokerKey key = new BrokerKey(brokerName, brokerId);
             BrokerKey previousKey = keyByAddr.get(brokerAddr);
             if (previousKey != null && !previousKey.equals(key)) {
@@ -100,6 +98,8 @@ public final class RouteInfoManager {
                 // the old identity must not stay routed to it
                 forget(previousKey, "re-registered as " + key.brokerName() + " id=" + key.brokerId());
             }
+            clusterAddrTable.computeIfAbsent(cluster, c -> new HashSet<>()).add(brokerName);
+            BrokerGroup group = brokerAddrTable.computeIfAbsent(brokerName, n -> new BrokerGroup(cluster, brokerName));
             BrokerLiveInfo previous = brokerLiveTable.get(key);
             if (previous != null && !previous.brokerAddr().equals(brokerAddr)) {
                 log.warn("Broker {} id={} moved from {} to {}", brokerName, brokerId, previous.brokerAddr(), brokerAddr);
