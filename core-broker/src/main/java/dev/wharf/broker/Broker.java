@@ -391,7 +391,12 @@ public final class Broker {
         syncClient.start();
         SlaveSynchronizer sync = new SlaveSynchronizer(syncClient, this::masterAddress, parts.topics,
                 parts.subscriptionGroups, parts.offsets, slaveCommitted, settings.store().rootPath(),
-                config.getRegisterBrokerTimeoutMills());
+                config.getRegisterBrokerTimeoutMills(), () -> {
+                    NameServerRegistrar r = registrar;
+                    if (r != null) {
+                        r.requestRegistration();
+                    }
+                });
         synchronizer = sync;
         long interval = config.getSlaveSynchronizeInterval();
         scheduler.scheduleWithFixedDelay(() -> {

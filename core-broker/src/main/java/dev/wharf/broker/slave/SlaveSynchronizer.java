@@ -53,16 +53,22 @@ public final class SlaveSynchronizer {
     private final SlaveCommittedOffsets committed;
     private final Path storeRoot;
     private final long timeoutMillis;
+    private final Runnable relearnMaster;
     private volatile Round last;
     private volatile long lastSuccessMillis;
 
     /**
      * @param client     a started remoting client (owned by the caller)
-     * @param masterAddr the master's address now, or null when none is known (the round is skipped)
+     * @param masterAddr    the master's address now, or null when none is known (the round is skipped)
+     * @param relearnMaster asks the NameServers who the master is now (a registration), run when no master is
+     *                      known or the known one does not answer: a master that returns on another address is
+     *                      found within a round, not at the next periodic registration
      */
     public SlaveSynchronizer(NettyRemotingClient client, Supplier<String> masterAddr, TopicConfigManager topics,
                              SubscriptionGroupManager groups, ConsumerOffsetManager offsets,
-                             SlaveCommittedOffsets committed, Path storeRoot, long timeoutMillis) {
+                             SlaveCommittedOffsets committed, Path storeRoot, long timeoutMillis,
+                             Runnable relearnMaster) {
+        this.relearnMaster = relearnMaster;
         this.client = client;
         this.masterAddr = masterAddr;
         this.topics = topics;
@@ -87,6 +93,7 @@ public final class SlaveSynchronizer {
     public Round syncOnce() {
         String master = masterAddr.get();
         if (master == null) {
+            relearnMaster.run();
             return remember(new Round(null, false, 0, 0, 0, 0, 0, "no master is registered"));
         }
         int[] counts = new int[5];
@@ -104,6 +111,9 @@ public final class SlaveSynchronizer {
             return remember(new Round(master, false, counts[0], counts[1], counts[2], counts[3], counts[4],
                     "interrupted"));
         } catch (RemotingException | IOException | RuntimeException e) {
+            if (e instanceof RemotingException) {
+                relearnMaster.run();
+            }
             Round failed = new Round(master, false, counts[0], counts[1], counts[2], counts[3], counts[4], e.toString());
             Round before = last;
             if (before == null || before.ok() || !Objects.equals(before.error(), failed.error())) {
