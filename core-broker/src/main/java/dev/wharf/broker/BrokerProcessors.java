@@ -17,6 +17,7 @@ import dev.wharf.broker.processor.ExclusiveClaimProcessor;
 import dev.wharf.broker.processor.QueueLockProcessor;
 import dev.wharf.broker.processor.ReadSuggestion;
 import dev.wharf.broker.slave.MasterOnlyProcessor;
+import dev.wharf.broker.slave.SlaveAckStatsProcessor;
 import dev.wharf.broker.processor.SendMessageBackProcessor;
 import dev.wharf.broker.processor.SendMessageProcessor;
 import dev.wharf.broker.processor.TopicAdminProcessor;
@@ -72,7 +73,9 @@ final class BrokerProcessors {
             register(server, executors.admin, new MasterOnlyProcessor(brokerName, config.getBrokerId()),
                     RequestCode.POP_MESSAGE, RequestCode.PEEK_MESSAGE, RequestCode.ACK_MESSAGE,
                     RequestCode.CHANGE_MESSAGE_INVISIBLETIME, RequestCode.CREATE_ACK_GROUP,
-                    RequestCode.DELETE_ACK_GROUP, RequestCode.GET_ACK_STATS, RequestCode.LIST_ACK_GROUPS);
+                    RequestCode.DELETE_ACK_GROUP, RequestCode.LIST_ACK_GROUPS);
+            register(server, executors.admin, new SlaveAckStatsProcessor(store.config().rootPath(), store),
+                    RequestCode.GET_ACK_STATS);
         } else {
             registerAck(server, executors, brokerName, store, parts, holdService, clock, ack);
         }
