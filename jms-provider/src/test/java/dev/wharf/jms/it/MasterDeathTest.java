@@ -227,6 +227,16 @@ class MasterDeathTest {
                     duplicates);
             assertThat(received).hasSize(60);
             assertThat(reported).isEmpty();
+
+            // nothing left that can serve: now the exception listener hears of it, once
+            for (Broker b : new Broker[] {masterA, masterB, slaveA}) {
+                b.shutdown();
+            }
+            masterA = null;
+            masterB = null;
+            slaveA = null;
+            await().atMost(Duration.ofSeconds(15)).until(() -> reported.size() == 1);
+            assertThat(reported.get(0).getMessage()).contains("lost its broker");
         }
     }
 }
