@@ -15,6 +15,9 @@ import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.processor.QueryMessageProcessor;
 import dev.wharf.broker.processor.ExclusiveClaimProcessor;
 import dev.wharf.broker.processor.QueueLockProcessor;
+import dev.wharf.broker.processor.ReadSuggestion;
+import dev.wharf.broker.slave.MasterOnlyProcessor;
+import dev.wharf.broker.slave.SlaveAckStatsProcessor;
 import dev.wharf.broker.processor.SendMessageBackProcessor;
 import dev.wharf.broker.processor.SendMessageProcessor;
 import dev.wharf.broker.processor.TopicAdminProcessor;
@@ -34,7 +37,8 @@ final class BrokerProcessors {
 
     static void registerAll(NettyRemotingServer server, BrokerExecutors executors, BrokerConfig config,
                             MessageStore store, BrokerParts parts, PullRequestHoldService holdService,
-                            List<PutMessageHook> hooks, LongSupplier storeHost, LongSupplier clock, AckService ack) {
+                            List<PutMessageHook> hooks, LongSupplier storeHost, LongSupplier clock, AckService ack,
+                            ReadSuggestion reads) {
         String brokerName = config.getBrokerName();
         register(server, executors.send, new SendMessageProcessor(brokerName, store, parts.topics, hooks, storeHost),
                 RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE);
@@ -43,7 +47,7 @@ final class BrokerProcessors {
                 RequestCode.CONSUMER_SEND_MSG_BACK);
         register(server, executors.pull, new PullMessageProcessor(config, store, parts.topics, parts.consumers,
                         parts.subscriptionGroups, parts.offsets, parts.pullTracker, parts.subscriptionCache,
-                        holdService, executors.pull, clock),
+                        holdService, executors.pull, clock, reads),
                 RequestCode.PULL_MESSAGE);
         register(server, executors.query, new QueryMessageProcessor(store, brokerName),
                 RequestCode.QUERY_MESSAGE, RequestCode.VIEW_MESSAGE_BY_ID);
@@ -64,7 +68,17 @@ final class BrokerProcessors {
         register(server, executors.admin, new ConsumerAdminProcessor(parts.topics, parts.offsets, parts.consumers,
                         parts.subscriptionGroups, parts.pullTracker, parts.notifier, store, brokerName, clock),
                 RequestCode.GET_CONSUME_STATS, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET);
-        registerAck(server, executors, brokerName, store, parts, holdService, clock, ack);
+        if (config.isSlave()) {
+            // the acknowledgement state changes with every pop and ack: writes, which only a master takes
+            register(server, executors.admin, new MasterOnlyProcessor(brokerName, config.getBrokerId()),
+                    RequestCode.POP_MESSAGE, RequestCode.PEEK_MESSAGE, RequestCode.ACK_MESSAGE,
+                    RequestCode.CHANGE_MESSAGE_INVISIBLETIME, RequestCode.CREATE_ACK_GROUP,
+                    RequestCode.DELETE_ACK_GROUP, RequestCode.LIST_ACK_GROUPS);
+            register(server, executors.admin, new SlaveAckStatsProcessor(store.config().rootPath(), store),
+                    RequestCode.GET_ACK_STATS);
+        } else {
+            registerAck(server, executors, brokerName, store, parts, holdService, clock, ack);
+        }
     }
 
     private static void registerAck(NettyRemotingServer server, BrokerExecutors executors, String brokerName,

@@ -1,5 +1,6 @@
 package dev.wharf.namesrv;
 
+import dev.wharf.protocol.body.RouteData;
 import dev.wharf.protocol.body.RouteData.BrokerData;
 import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.protocol.body.RouteData.DataVersion;
@@ -40,11 +41,29 @@ public final class RouteInfoManager {
     private final Map<String, BrokerGroup> brokerAddrTable = new HashMap<>();
     /** cluster -> broker names. */
     private final Map<String, Set<String>> clusterAddrTable = new HashMap<>();
-    /** broker address -> liveness. */
-    private final Map<String, BrokerLiveInfo> brokerLiveTable = new HashMap<>();
+    /**
+     * (brokerName, brokerId) -> liveness. Keyed by the stable identity, not the address: a broker restarted on
+     * another port replaces its own entry, and a slave's registration can never touch its master's.
+     */
+    private final Map<BrokerKey, BrokerLiveInfo> brokerLiveTable = new HashMap<>();
+    /** broker address -> its identity, for unregistration and eviction by address. */
+    private final Map<String, BrokerKey> keyByAddr = new HashMap<>();
 
-    /** What a broker learns from registering: the master's address of its broker name (for slaves). */
+    /**
+     * What a broker learns from registering: for a slave, its master's address and the master's HA address
+     * (host of the master and its haListenPort, as the master registered it); both null for a master or when no
+     * master is registered.
+     */
     public record Registration(String masterAddr, String haServerAddr) {
+    }
+
+    /** The identity of one broker of a group. */
+    public record BrokerKey(String brokerName, long brokerId) {
+    }
+
+    /** One live broker as the NameServer sees it (for the admin view and tests). */
+    public record LiveBroker(String cluster, String brokerName, long brokerId, String brokerAddr, String haServerAddr,
+                             long lastUpdateTimestamp) {
     }
 
     private static final class BrokerGroup {
@@ -59,7 +78,7 @@ public final class RouteInfoManager {
     }
 
     private record BrokerLiveInfo(long lastUpdateTimestamp, DataVersion dataVersion, Object channel,
-                                  String haServerAddr, String brokerName, String cluster, long brokerId) {
+                                  String haServerAddr, String brokerAddr, String cluster) {
     }
 
     /**
@@ -72,29 +91,54 @@ public final class RouteInfoManager {
                                        Object channel, long now) {
         lock.writeLock().lock();
         try {
+            BrokerKey key = new BrokerKey(brokerName, brokerId);
+            BrokerKey previousKey = keyByAddr.get(brokerAddr);
+            if (previousKey != null && !previousKey.equals(key)) {
+                // the address now speaks for another identity (a slave promoted, a restart with another id):
+                // the old identity must not stay routed to it
+                forget(previousKey, "re-registered as " + key.brokerName() + " id=" + key.brokerId());
+            }
             clusterAddrTable.computeIfAbsent(cluster, c -> new HashSet<>()).add(brokerName);
             BrokerGroup group = brokerAddrTable.computeIfAbsent(brokerName, n -> new BrokerGroup(cluster, brokerName));
-            // a broker address that moved to another id (e.g. a slave promoted) must not stay under the old id
-            group.addrs.entrySet().removeIf(e -> e.getValue().equals(brokerAddr) && e.getKey() != brokerId);
-            boolean first = group.addrs.put(brokerId, brokerAddr) == null;
-
-            BrokerLiveInfo previous = brokerLiveTable.put(brokerAddr,
-                    new BrokerLiveInfo(now, version, channel, haServerAddr, brokerName, cluster, brokerId));
+            BrokerLiveInfo previous = brokerLiveTable.get(key);
+            if (previous != null && !previous.brokerAddr().equals(brokerAddr)) {
+                log.warn("Broker {} id={} moved from {} to {}", brokerName, brokerId, previous.brokerAddr(), brokerAddr);
+                keyByAddr.remove(previous.brokerAddr());
+                previous = null;
+            }
+            boolean first = !brokerAddr.equals(group.addrs.put(brokerId, brokerAddr));
+            brokerLiveTable.put(key, new BrokerLiveInfo(now, version, channel, haServerAddr, brokerAddr, cluster));
+            keyByAddr.put(brokerAddr, key);
             if (previous == null || first) {
                 log.info("Broker registered: {} {} id={} at {}", cluster, brokerName, brokerId, brokerAddr);
             }
-            // only the master's topic table defines the routes of a broker name
-            if (brokerId == dev.wharf.protocol.body.RouteData.MASTER_ID && topics != null) {
-                boolean changed = previous == null || !Objects.equals(previous.dataVersion(), version);
-                if (changed) {
-                    replaceTopicsOf(brokerName, topics);
+            if (topics != null) {
+                if (brokerId == RouteData.MASTER_ID) {
+                    // the master's topic table defines the routes of a broker name
+                    boolean changed = previous == null || !Objects.equals(previous.dataVersion(), version);
+                    if (changed) {
+                        replaceTopicsOf(brokerName, topics);
+                    }
+                } else if (!group.addrs.containsKey(RouteData.MASTER_ID)) {
+                    // no master: a slave's topics keep (or make) the group readable, never replacing a master's
+                    addMissingTopicsOf(brokerName, topics);
                 }
             }
-            String masterAddr = group.addrs.get(dev.wharf.protocol.body.RouteData.MASTER_ID);
-            BrokerLiveInfo master = masterAddr == null ? null : brokerLiveTable.get(masterAddr);
-            return new Registration(brokerId == 0 ? null : masterAddr, master == null ? null : master.haServerAddr());
+            if (brokerId == RouteData.MASTER_ID) {
+                return new Registration(null, null);
+            }
+            String masterAddr = group.addrs.get(RouteData.MASTER_ID);
+            BrokerLiveInfo master = brokerLiveTable.get(new BrokerKey(brokerName, RouteData.MASTER_ID));
+            return new Registration(masterAddr, master == null ? null : master.haServerAddr());
         } finally {
             lock.writeLock().unlock();
+        }
+    }
+
+    private void addMissingTopicsOf(String brokerName, Map<String, TopicConfig> topics) {
+        for (TopicConfig t : topics.values()) {
+            topicQueueTable.computeIfAbsent(t.topicName(), k -> new HashMap<>()).putIfAbsent(brokerName,
+                    new QueueData(brokerName, t.readQueueNums(), t.writeQueueNums(), t.perm(), t.topicSysFlag()));
         }
     }
 
@@ -118,7 +162,10 @@ public final class RouteInfoManager {
     public void unregisterBroker(String brokerAddr) {
         lock.writeLock().lock();
         try {
-            removeBroker(brokerAddr, "unregistered");
+            BrokerKey key = keyByAddr.get(brokerAddr);
+            if (key != null) {
+                forget(key, "unregistered");
+            }
         } finally {
             lock.writeLock().unlock();
         }
@@ -128,15 +175,10 @@ public final class RouteInfoManager {
     public void onChannelClosed(Object channel) {
         lock.writeLock().lock();
         try {
-            String addr = null;
-            for (Map.Entry<String, BrokerLiveInfo> e : brokerLiveTable.entrySet()) {
+            for (Map.Entry<BrokerKey, BrokerLiveInfo> e : new ArrayList<>(brokerLiveTable.entrySet())) {
                 if (e.getValue().channel() != null && e.getValue().channel().equals(channel)) {
-                    addr = e.getKey();
-                    break;
+                    forget(e.getKey(), "its connection closed");
                 }
-            }
-            if (addr != null) {
-                removeBroker(addr, "its connection closed");
             }
         } finally {
             lock.writeLock().unlock();
@@ -152,10 +194,11 @@ public final class RouteInfoManager {
         List<String> evicted = new ArrayList<>();
         lock.writeLock().lock();
         try {
-            for (Map.Entry<String, BrokerLiveInfo> e : new ArrayList<>(brokerLiveTable.entrySet())) {
-                if (now - e.getValue().lastUpdateTimestamp() > expiredMillis) {
-                    removeBroker(e.getKey(), "no heartbeat for " + (now - e.getValue().lastUpdateTimestamp()) + " ms");
-                    evicted.add(e.getKey());
+            for (Map.Entry<BrokerKey, BrokerLiveInfo> e : new ArrayList<>(brokerLiveTable.entrySet())) {
+                long silent = now - e.getValue().lastUpdateTimestamp();
+                if (silent > expiredMillis) {
+                    evicted.add(e.getValue().brokerAddr());
+                    forget(e.getKey(), "no heartbeat for " + silent + " ms");
                 }
             }
         } finally {
@@ -164,33 +207,48 @@ public final class RouteInfoManager {
         return evicted;
     }
 
-    private void removeBroker(String brokerAddr, String why) {
-        BrokerLiveInfo live = brokerLiveTable.remove(brokerAddr);
+    private void forget(BrokerKey key, String why) {
+        BrokerLiveInfo live = brokerLiveTable.remove(key);
         if (live == null) {
             return;
         }
-        log.info("Broker {} ({} id={}) removed: {}", brokerAddr, live.brokerName(), live.brokerId(), why);
-        BrokerGroup group = brokerAddrTable.get(live.brokerName());
+        keyByAddr.remove(live.brokerAddr(), key);
+        log.info("Broker {} ({} id={}) removed: {}", live.brokerAddr(), key.brokerName(), key.brokerId(), why);
+        BrokerGroup group = brokerAddrTable.get(key.brokerName());
         if (group == null) {
             return;
         }
-        group.addrs.entrySet().removeIf(e -> e.getValue().equals(brokerAddr));
+        group.addrs.remove(key.brokerId(), live.brokerAddr());
         if (group.addrs.isEmpty()) {
-            brokerAddrTable.remove(live.brokerName());
+            brokerAddrTable.remove(key.brokerName());
             Set<String> names = clusterAddrTable.get(group.cluster);
             if (names != null) {
-                names.remove(live.brokerName());
+                names.remove(key.brokerName());
                 if (names.isEmpty()) {
                     clusterAddrTable.remove(group.cluster);
                 }
             }
             for (Iterator<Map<String, QueueData>> it = topicQueueTable.values().iterator(); it.hasNext(); ) {
                 Map<String, QueueData> byBroker = it.next();
-                byBroker.remove(live.brokerName());
+                byBroker.remove(key.brokerName());
                 if (byBroker.isEmpty()) {
                     it.remove();
                 }
             }
+        }
+    }
+
+    /** Every live broker, sorted by broker name then id. */
+    public List<LiveBroker> liveBrokers() {
+        lock.readLock().lock();
+        try {
+            List<LiveBroker> out = new ArrayList<>();
+            brokerLiveTable.forEach((k, v) -> out.add(new LiveBroker(v.cluster(), k.brokerName(), k.brokerId(),
+                    v.brokerAddr(), v.haServerAddr(), v.lastUpdateTimestamp())));
+            out.sort(java.util.Comparator.comparing(LiveBroker::brokerName).thenComparingLong(LiveBroker::brokerId));
+            return out;
+        } finally {
+            lock.readLock().unlock();
         }
     }
 

@@ -14,6 +14,8 @@ public final class RequestCode {
     public static final int UPDATE_CONSUMER_OFFSET = 15;
     public static final int UPDATE_AND_CREATE_TOPIC = 17;
     public static final int GET_ALL_TOPIC_CONFIG = 21;
+    /** A broker's runtime figures: commit-log bounds, time of the last stored message, role (admin, lag). */
+    public static final int GET_BROKER_RUNTIME_INFO = 28;
     public static final int SEARCH_OFFSET_BY_TIMESTAMP = 29;
     public static final int GET_MAX_OFFSET = 30;
     public static final int GET_MIN_OFFSET = 31;
@@ -36,6 +38,8 @@ public final class RequestCode {
     public static final int UNREGISTER_BROKER = 104;
     public static final int GET_ROUTEINFO_BY_TOPIC = 105;
     public static final int GET_BROKER_CLUSTER_INFO = 106;
+    /** Every subscription group's configuration (a slave copies them from its master). */
+    public static final int GET_ALL_SUBSCRIPTIONGROUP_CONFIG = 201;
     public static final int GET_TOPIC_STATS_INFO = 202;
     public static final int GET_CONSUMER_CONNECTION_LIST = 203;
     public static final int GET_ALL_TOPIC_LIST_FROM_NAMESERVER = 206;
@@ -62,6 +66,11 @@ public final class RequestCode {
     public static final int CLAIM_EXCLUSIVE = 200105;
     /** Wharf's own: gives a claimed name back. */
     public static final int RELEASE_EXCLUSIVE = 200106;
+    /**
+     * Wharf's own: one of the broker's persisted progress documents by name (delay/timer progress, acknowledgement
+     * state, transaction check progress), as JSON; a slave copies them from its master.
+     */
+    public static final int GET_PROGRESS_DOCUMENT = 200107;
 
     // Controller (automatic failover). RocketMQ's values where it has the request; Wharf's own in 1020-1099.
     /** Master to controller: proposes a new sync-state set (header: master id and epoch; body: set and epoch). */

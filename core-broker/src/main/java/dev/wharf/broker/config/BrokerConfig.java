@@ -108,6 +108,15 @@ public class BrokerConfig {
     private long popLeaseScanInterval = 200;
     /** How often the acknowledgement state is written to config/ackState.json when it changed, in milliseconds. */
     private long ackStateSnapshotInterval = 3_000;
+    /** A slave copies its master's topics, groups, offsets and progress documents this often, in milliseconds. */
+    private long slaveSynchronizeInterval = 3_000;
+    /** The slave a master suggests to consumers whose reads lag far behind (when slave reads are enabled). */
+    private long whichBrokerWhenConsumeSlowly = 1;
+    /**
+     * A pull whose data lies more than this percentage of physical memory behind the commit log's end is
+     * "lagging": likely no longer in the page cache, so a master suggests a slave for it (with slave reads on).
+     */
+    private int accessMessageInMemoryMaxRatio = 40;
 
     /**
      * Checks every setting.
@@ -174,6 +183,9 @@ public class BrokerConfig {
         } catch (IllegalArgumentException e) {
             errors.add(e.getMessage());
         }
+        range(errors, "slaveSynchronizeInterval", slaveSynchronizeInterval, 100, 600_000);
+        range(errors, "whichBrokerWhenConsumeSlowly", whichBrokerWhenConsumeSlowly, 0, Integer.MAX_VALUE);
+        range(errors, "accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio, 1, 100);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
         }
@@ -620,6 +632,35 @@ public class BrokerConfig {
 
     public void setAckStateSnapshotInterval(long ackStateSnapshotInterval) {
         this.ackStateSnapshotInterval = ackStateSnapshotInterval;
+    }
+
+    public long getSlaveSynchronizeInterval() {
+        return slaveSynchronizeInterval;
+    }
+
+    public void setSlaveSynchronizeInterval(long slaveSynchronizeInterval) {
+        this.slaveSynchronizeInterval = slaveSynchronizeInterval;
+    }
+
+    public long getWhichBrokerWhenConsumeSlowly() {
+        return whichBrokerWhenConsumeSlowly;
+    }
+
+    public void setWhichBrokerWhenConsumeSlowly(long whichBrokerWhenConsumeSlowly) {
+        this.whichBrokerWhenConsumeSlowly = whichBrokerWhenConsumeSlowly;
+    }
+
+    public int getAccessMessageInMemoryMaxRatio() {
+        return accessMessageInMemoryMaxRatio;
+    }
+
+    public void setAccessMessageInMemoryMaxRatio(int accessMessageInMemoryMaxRatio) {
+        this.accessMessageInMemoryMaxRatio = accessMessageInMemoryMaxRatio;
+    }
+
+    /** Whether this broker is a slave of its group (brokerId above 0). */
+    public boolean isSlave() {
+        return brokerId != 0;
     }
 
     @Override

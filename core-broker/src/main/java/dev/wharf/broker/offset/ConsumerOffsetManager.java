@@ -230,6 +230,30 @@ public final class ConsumerOffsetManager {
         persistedVersion = current;
     }
 
+    /**
+     * Makes the table equal to {@code replacement} ("topic@group" to queue to offset): a slave installing its
+     * master's offsets. Entries not in it are removed; reset guards stay.
+     */
+    public void replaceAll(Map<String, Map<Integer, Long>> replacement) {
+        boolean changed = table.keySet().removeIf(k -> !replacement.containsKey(k));
+        for (Map.Entry<String, Map<Integer, Long>> e : replacement.entrySet()) {
+            if (e.getKey().indexOf(SEPARATOR) <= 0 || e.getValue() == null) {
+                continue;
+            }
+            ConcurrentHashMap<Integer, Long> queues = table.computeIfAbsent(e.getKey(), k -> new ConcurrentHashMap<>());
+            changed |= queues.keySet().removeIf(q -> !e.getValue().containsKey(q));
+            for (Map.Entry<Integer, Long> q : e.getValue().entrySet()) {
+                if (q.getKey() != null && q.getValue() != null) {
+                    Long previous = queues.put(q.getKey(), q.getValue());
+                    changed |= previous == null || !previous.equals(q.getValue());
+                }
+            }
+        }
+        if (changed) {
+            version.incrementAndGet();
+        }
+    }
+
     /** Every committed offset, for tools: "topic@group" to queue to offset. */
     public Map<String, Map<Integer, Long>> snapshot() {
         Map<String, Map<Integer, Long>> out = new HashMap<>();

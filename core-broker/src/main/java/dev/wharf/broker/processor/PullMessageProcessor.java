@@ -21,7 +21,6 @@ import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.ConsumerModel.ExpressionType;
 import dev.wharf.protocol.body.ConsumerModel.MessageModel;
 import dev.wharf.protocol.body.Heartbeat.SubscriptionData;
-import dev.wharf.protocol.body.RouteData;
 import dev.wharf.protocol.body.TopicConfig;
 import dev.wharf.protocol.header.MessageHeaders.PullMessageRequest;
 import dev.wharf.protocol.header.MessageHeaders.PullMessageResponse;
@@ -29,6 +28,7 @@ import dev.wharf.protocol.header.MessageHeaders.PullSysFlag;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RequestProcessor;
 import dev.wharf.store.GetMessageResult;
+import dev.wharf.store.GetMessageStatus;
 import dev.wharf.store.MessageFilter;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.file.SelectMappedBufferResult;
@@ -67,11 +67,24 @@ public final class PullMessageProcessor implements RequestProcessor {
     private final PullRequestHoldService holdService;
     private final Executor pullExecutor;
     private final LongSupplier clock;
+    private final ReadSuggestion suggestion;
 
     public PullMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigManager topics,
                                 ConsumerManager consumers, SubscriptionGroupManager groups,
                                 ConsumerOffsetManager offsets, PullTracker tracker, SubscriptionCache subscriptions,
                                 PullRequestHoldService holdService, Executor pullExecutor, LongSupplier clock) {
+        this(config, store, topics, consumers, groups, offsets, tracker, subscriptions, holdService, pullExecutor, clock,
+                new ReadSuggestion(config.getBrokerId(), config.getWhichBrokerWhenConsumeSlowly(),
+                        config.getAccessMessageInMemoryMaxRatio(), () -> false, store::getMaxPhyOffset));
+    }
+
+    /** @param suggestion which broker of the group each answer suggests for the next pull */
+    public PullMessageProcessor(BrokerConfig config, MessageStore store, TopicConfigManager topics,
+                                ConsumerManager consumers, SubscriptionGroupManager groups,
+                                ConsumerOffsetManager offsets, PullTracker tracker, SubscriptionCache subscriptions,
+                                PullRequestHoldService holdService, Executor pullExecutor, LongSupplier clock,
+                                ReadSuggestion suggestion) {
+        this.suggestion = suggestion;
         this.config = config;
         this.store = store;
         this.topics = topics;
@@ -171,7 +184,8 @@ public final class PullMessageProcessor implements RequestProcessor {
         GetMessageResult result = store.getMessage(topic, queueId, header.queueOffset(), maxNums,
                 store.config().getMaxTransferBytesOnMessageInMemory(), filter);
         long now = clock.getAsLong();
-        if (fresh && hasCommit && header.commitOffset() >= 0) {
+        // a slave never takes an offset carried by a pull (explicit commits only, see dev.wharf.broker.slave)
+        if (fresh && hasCommit && header.commitOffset() >= 0 && !config.isSlave()) {
             offsets.commitOffset(group, topic, queueId, header.commitOffset());
         }
         if (result == null) {
@@ -180,6 +194,13 @@ public final class PullMessageProcessor implements RequestProcessor {
         }
         tracker.recordPull(group, topic, queueId, result.messageCount(), now);
         int code = responseCode(result);
+        long nextBeginOffset = result.nextBeginOffset();
+        if (config.isSlave() && result.status() == GetMessageStatus.OFFSET_OVERFLOW_BADLY) {
+            // the consumer read further on the master than this slave has replicated yet: it waits here for the
+            // copy to catch up rather than being sent back to re-read the queue
+            code = ResponseCode.PULL_NOT_FOUND;
+            nextBeginOffset = header.queueOffset();
+        }
         if (code == ResponseCode.PULL_NOT_FOUND && fresh && hasSuspend) {
             long suspend = config.isLongPollingEnable() ? header.suspendTimeoutMillis() : config.getShortPollingTimeMills();
             if (suspend > 0) {
@@ -191,8 +212,8 @@ public final class PullMessageProcessor implements RequestProcessor {
             }
         }
         RemotingCommand response = ProcessorSupport.answer(request, code, remark(code, result));
-        ProcessorSupport.writeHeader(response, new PullMessageResponse(RouteData.MASTER_ID, result.nextBeginOffset(),
-                result.minOffset(), result.maxOffset()));
+        ProcessorSupport.writeHeader(response, new PullMessageResponse(suggestion.suggest(pulledEnd(result)),
+                nextBeginOffset, result.minOffset(), result.maxOffset()));
         if (code == ResponseCode.SUCCESS) {
             List<ByteBuffer> bodies = new ArrayList<>(result.messageCount());
             for (SelectMappedBufferResult buffer : result.buffers()) {
@@ -227,6 +248,14 @@ public final class PullMessageProcessor implements RequestProcessor {
             channel.writeResponse(ProcessorSupport.answer(request, ResponseCode.SYSTEM_BUSY,
                     "[OVERLOAD] broker busy, try later"));
         }
+    }
+
+    private static long pulledEnd(GetMessageResult result) {
+        if (result.status() != GetMessageStatus.FOUND || result.buffers().isEmpty()) {
+            return -1;
+        }
+        SelectMappedBufferResult last = result.buffers().get(result.buffers().size() - 1);
+        return last.startOffset() + last.size();
     }
 
     private static int responseCode(GetMessageResult result) {

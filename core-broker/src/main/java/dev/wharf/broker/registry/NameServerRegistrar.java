@@ -6,6 +6,8 @@ import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.Json;
 import dev.wharf.protocol.body.RouteData.RegisterBrokerBody;
 import dev.wharf.protocol.header.HeaderCodec;
+import dev.wharf.protocol.header.HeaderException;
+import dev.wharf.protocol.header.RouteHeaders.RegisterBrokerResponse;
 import dev.wharf.protocol.header.RouteHeaders.RegisterBrokerRequest;
 import dev.wharf.remoting.NettyRemotingClient;
 import java.util.ArrayList;
@@ -41,6 +43,11 @@ public final class NameServerRegistrar {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private final Map<String, Long> lastSuccess = new ConcurrentHashMap<>();
+    private volatile MasterInfo master = new MasterInfo(null, null);
+
+    /** A slave's master as a NameServer names it: its client address and its HA address. */
+    public record MasterInfo(String masterAddr, String haServerAddr) {
+    }
 
     /**
      * @param client        a started remoting client (owned by the caller)
@@ -100,6 +107,7 @@ public final class NameServerRegistrar {
             } else {
                 if (request.code() == RequestCode.REGISTER_BROKER) {
                     lastSuccess.put(addr, System.currentTimeMillis());
+                    learnMaster(addr, response);
                 }
                 log.debug("{} NameServer {}: done", what, addr);
             }
@@ -152,6 +160,31 @@ public final class NameServerRegistrar {
         } catch (ExecutionException | TimeoutException e) {
             log.warn("Unregistering from the NameServers did not finish: {}", e.toString());
         }
+    }
+
+    private void learnMaster(String namesrv, RemotingCommand response) {
+        RegisterBrokerResponse reply;
+        try {
+            reply = HeaderCodec.decode(response.extFields(), RegisterBrokerResponse.class);
+        } catch (HeaderException e) {
+            log.warn("NameServer {} answered the registration with a malformed header: {}", namesrv, e.getMessage());
+            return;
+        }
+        MasterInfo learnt = new MasterInfo(reply.masterAddr(), reply.haServerAddr());
+        MasterInfo before = master;
+        master = learnt;
+        if (!learnt.equals(before)) {
+            log.info("NameServer {} says the master of this broker group is {} (HA address {})", namesrv,
+                    learnt.masterAddr(), learnt.haServerAddr());
+        }
+    }
+
+    /**
+     * The group's master as the NameServers last answered a registration (for a slave; both fields null for a
+     * master, before the first answer, or while no master is registered).
+     */
+    public MasterInfo master() {
+        return master;
     }
 
     /** Epoch millis of the last successful registration with {@code addr}, or 0. */

@@ -30,6 +30,7 @@ import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,6 +88,10 @@ public class AckConsumer {
     public static final long MAX_INVISIBLE_TIME = 86_400_000L;
     /** Longest a pop waits: five minutes. */
     public static final long MAX_POLL_TIME = 300_000L;
+    /** Longest wait of a pop that only slaves (of groups without a master) could serve and that found nothing. */
+    private static final long SLAVE_POLL_MILLIS = 200;
+    /** Longest wait of a pop on the masters while another group of the topic is read from its slave. */
+    private static final long MASTERLESS_POLL_MILLIS = 1_000;
     /** Requests one {@link #peek} makes at most before it returns a (possibly empty) page. */
     private static final int PEEK_REQUESTS_PER_PAGE = 64;
     /** How long a message the client's re-check rejected stays away, so it is not popped again at once. */
@@ -96,17 +101,25 @@ public class AckConsumer {
     private final ClientConfig config;
     private final AtomicInteger rotation = new AtomicInteger();
     private final Set<CompletableFuture<PopResult>> pending = ConcurrentHashMap.newKeySet();
+    /** Reads of groups whose master is down, from their slaves. */
+    private final SlaveReads slaveReads;
     private volatile ClientInstance instance;
     private volatile Integer maxReconsumeTimes;
 
     /** A consumer of {@code group} (it names the broker-side state; JMS queues use the queue's name). */
     public AckConsumer(String group, ClientConfig config) {
         this.group = group;
+        this.slaveReads = new SlaveReads(group);
         this.config = Objects.requireNonNull(config, "config").copy();
     }
 
     public String group() {
         return group;
+    }
+
+    /** Acknowledgements of messages read from a slave that wait for their master to return. */
+    public int pendingSlaveAcks() {
+        return slaveReads.pendingAcks();
     }
 
     /**
@@ -212,7 +225,23 @@ public class AckConsumer {
         InitMode mode = initMode == null ? InitMode.EARLIEST : initMode;
         List<PopAttempt.Target> targets;
         try {
-            targets = targets(current, topic, queueIdOrMinus1);
+            slaveReads.handBack(current);
+            Set<MessageQueue> queues = queues(current, topic);
+            Set<String> masterless = SlaveReads.masterless(current, queues);
+            if (!masterless.isEmpty()) {
+                List<PoppedMessage> read = slaveReads.read(current, topic, queues, masterless, queueIdOrMinus1,
+                        maxNums, sel, mode, invisibleTimeMillis, msg -> tagMatches(sel, msg));
+                if (!read.isEmpty()) {
+                    return CompletableFuture.completedFuture(new PopResult(PopStatus.FOUND, read));
+                }
+            }
+            targets = targets(current, topic, queueIdOrMinus1, queues, masterless);
+            if (targets.isEmpty()) {
+                // only groups without a master serve the topic and their slaves had nothing: answer after a short
+                // wait, so that a receive loop does not spin on the slaves
+                return CompletableFuture.supplyAsync(() -> PopResult.NONE, CompletableFuture.delayedExecutor(
+                        Math.min(pollTimeMillis, SLAVE_POLL_MILLIS), TimeUnit.MILLISECONDS));
+            }
         } catch (ClientException e) {
             return CompletableFuture.failedFuture(e);
         } catch (InterruptedException e) {
@@ -220,13 +249,22 @@ public class AckConsumer {
             return CompletableFuture.failedFuture(e);
         }
         Integer maxReconsume = maxReconsumeTimes;
+        // while slaves are read, wait on the masters only briefly: the slaves are looked at again, and a master that
+        // returns is popped from, at the next pop
+        long pollTime = SlaveReads.masterless(current, current.subscribeQueues(topic)).isEmpty() ? pollTimeMillis
+                : Math.min(pollTimeMillis, MASTERLESS_POLL_MILLIS);
         CompletableFuture<PopResult> result = new CompletableFuture<>();
         pending.add(result);
-        result.whenComplete((r, e) -> pending.remove(result));
+        result.whenComplete((r, e) -> {
+            pending.remove(result);
+            if (e != null) {
+                current.refreshRouteSoon(topic); // a broker may have died: the route shows whether its group has a master
+            }
+        });
         new PopAttempt(current.ackApi(), targets,
                 poll -> new PopMessageRequest(group, topic, queueIdOrMinus1, maxNums, invisibleTimeMillis, poll,
                         sel.type().name(), sel.expression(), mode, skipUnmatched, maxReconsume),
-                pollTimeMillis, current.apiTimeoutMillis(), msg -> tagMatches(sel, msg),
+                pollTime, current.apiTimeoutMillis(), msg -> tagMatches(sel, msg),
                 late -> giveBack(current, late), rejected -> finishRejected(current, rejected, skipUnmatched),
                 result).run();
         return result;
@@ -253,11 +291,15 @@ public class AckConsumer {
         }
     }
 
-    /** The brokers serving the topic (those with queue {@code queueId} when it is not -1), from a rotating start. */
-    private List<PopAttempt.Target> targets(ClientInstance current, String topic, int queueId)
+    /**
+     * The brokers serving the topic (those with queue {@code queueId} when it is not -1), from a rotating start,
+     * without the groups that have no master (read from their slaves instead).
+     */
+    private List<PopAttempt.Target> targets(ClientInstance current, String topic, int queueId,
+                                            Set<MessageQueue> queues, Set<String> masterless)
             throws ClientException, InterruptedException {
         Set<String> brokers = new TreeSet<>();
-        for (MessageQueue mq : queues(current, topic)) {
+        for (MessageQueue mq : queues) {
             if (queueId < 0 || mq.queueId() == queueId) {
                 brokers.add(mq.brokerName());
             }
@@ -266,7 +308,11 @@ public class AckConsumer {
             throw new ClientException(ResponseCode.REQUEST_HEADER_INVALID, "No broker serves queue " + queueId
                     + " of topic " + topic + "; pop queue -1 (any) or a queue id the topic has.");
         }
+        brokers.removeAll(masterless);
         List<String> names = new ArrayList<>(brokers);
+        if (names.isEmpty()) {
+            return List.of();
+        }
         int start = Math.floorMod(rotation.getAndIncrement(), names.size());
         List<PopAttempt.Target> out = new ArrayList<>(names.size());
         for (int i = 0; i < names.size(); i++) {
@@ -353,7 +399,11 @@ public class AckConsumer {
     }
 
     private CompletableFuture<Void> ackVia(ClientInstance current, Collection<? extends MessageExt> msgs) {
-        return QueueRequests.send(current, msgs, (address, key, offsets, batch) -> current.ackApi().ackAsync(address,
+        List<MessageExt> toBrokers = slaveReads.ack(msgs);
+        if (toBrokers.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return QueueRequests.send(current, toBrokers, (address, key, offsets, batch) -> current.ackApi().ackAsync(address,
                 new AckMessageRequest(group, key.topic(), key.queueId(), offsets), current.apiTimeoutMillis()));
     }
 
@@ -382,7 +432,11 @@ public class AckConsumer {
 
     private CompletableFuture<Void> changeVia(ClientInstance current, Collection<? extends MessageExt> msgs,
                                               long invisibleTimeMillis, boolean countDelivery) {
-        return QueueRequests.send(current, msgs, (address, key, offsets, batch) -> current.ackApi()
+        List<MessageExt> toBrokers = slaveReads.changeInvisibleTime(msgs, invisibleTimeMillis);
+        if (toBrokers.isEmpty()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return QueueRequests.send(current, toBrokers, (address, key, offsets, batch) -> current.ackApi()
                 .changeInvisibleTimeAsync(address, new ChangeInvisibleTimeRequest(group, key.topic(), key.queueId(),
                         offsets, QueueRequests.deliveryCounts(batch), invisibleTimeMillis, countDelivery),
                         current.apiTimeoutMillis()));

@@ -12,6 +12,7 @@ public final class PoppedMessage extends MessageExt {
     private int deliveryCount;
     private long popTime;
     private long invisibleTime;
+    private boolean fromSlave;
 
     /** Copies a decoded message and adds what the pop said about it. */
     static PoppedMessage of(MessageExt stored, int deliveryCount, long popTime, long invisibleTime) {
@@ -44,6 +45,18 @@ public final class PoppedMessage extends MessageExt {
         return deliveryCount;
     }
 
+    /**
+     * Whether it was read from a slave while its group had no master: it has no lease, its acknowledgement is kept
+     * by the consumer and handed to the master when the master returns.
+     */
+    public boolean isFromSlave() {
+        return fromSlave;
+    }
+
+    void markFromSlave() {
+        fromSlave = true;
+    }
+
     /** Whether it was delivered before (JMSRedelivered). */
     public boolean isRedelivered() {
         return deliveryCount > 1;
@@ -63,6 +76,6 @@ public final class PoppedMessage extends MessageExt {
     public String toString() {
         return "PoppedMessage{broker=" + getBrokerName() + ", topic=" + getTopic() + ", queueId=" + getQueueId()
                 + ", queueOffset=" + getQueueOffset() + ", deliveryCount=" + deliveryCount + ", msgId=" + getMsgId()
-                + "}";
+                + (fromSlave ? ", fromSlave" : "") + "}";
     }
 }

@@ -12,6 +12,7 @@ import dev.wharf.common.message.MessageId;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.body.BrokerRuntime;
 import dev.wharf.protocol.body.RouteData.BrokerData;
 import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.protocol.body.RouteData.QueueData;
@@ -108,6 +109,17 @@ public class AdminClient {
 
     public ClusterInfo clusterInfo() throws ClientException, InterruptedException {
         return started().nameServer().clusterInfo();
+    }
+
+    /** A broker's identity and commit-log figures (GET_BROKER_RUNTIME_INFO). */
+    public BrokerRuntime brokerRuntime(String address) throws ClientException, InterruptedException {
+        ClientInstance current = started();
+        return current.adminApi().runtime(address, current.apiTimeoutMillis());
+    }
+
+    /** Every broker group's master, slaves and each slave's replication lag. */
+    public List<ReplicaGroups.Group> replicaGroups() throws ClientException, InterruptedException {
+        return ReplicaGroups.collect(clusterInfo(), this::brokerRuntime);
     }
 
     /** @throws ClientException (TOPIC_NOT_EXIST) when no NameServer knows the topic */

@@ -8,6 +8,7 @@ import dev.wharf.client.consumer.offset.RemoteOffsetStore;
 import dev.wharf.client.impl.ClientInstance;
 import dev.wharf.client.impl.ConsumerMember;
 import dev.wharf.client.impl.PullReply;
+import dev.wharf.client.impl.RemotingCalls;
 import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.common.message.MessageExt;
@@ -125,7 +126,8 @@ public class PullConsumer {
         try {
             Request r = request(mq, selector, offset, maxNums, false);
             return r.instance.messageApi().pullAsync(r.address, mq.brokerName(), r.header, r.subscription,
-                    timeoutMillis).thenApply(PullConsumer::toResult);
+                    timeoutMillis).whenComplete((reply, error) -> observe(r, mq, reply, error))
+                    .thenApply(PullConsumer::toResult);
         } catch (ClientException | RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         } catch (InterruptedException e) {
@@ -137,8 +139,27 @@ public class PullConsumer {
     private PullResult pullSync(MessageQueue mq, MessageSelector selector, long offset, int maxNums, boolean block,
                                 long timeoutMillis) throws ClientException, InterruptedException {
         Request r = request(mq, selector, offset, maxNums, block);
-        return toResult(r.instance.messageApi().pull(r.address, mq.brokerName(), r.header, r.subscription,
-                timeoutMillis));
+        PullReply reply;
+        try {
+            reply = r.instance.messageApi().pull(r.address, mq.brokerName(), r.header, r.subscription, timeoutMillis);
+        } catch (ClientException e) {
+            observe(r, mq, null, e);
+            throw e;
+        }
+        observe(r, mq, reply, null);
+        return toResult(reply);
+    }
+
+    /** Steers the queue's next pull: the broker's suggestion, or the group's other brokers after a failure. */
+    private static void observe(Request r, MessageQueue mq, PullReply reply, Throwable error) {
+        if (reply != null) {
+            r.instance.reads().succeeded(r.address);
+            r.instance.reads().suggest(mq, reply.suggestWhichBrokerId());
+        } else if (error != null
+                && RemotingCalls.asClientException(error).responseCode() == ClientException.NO_RESPONSE) {
+            r.instance.reads().failed(r.address);
+            r.instance.refreshRouteSoon(mq.topic());
+        }
     }
 
     private record Request(ClientInstance instance, String address, PullMessageRequest header,
@@ -160,7 +181,11 @@ public class PullConsumer {
         PullMessageRequest header = new PullMessageRequest(consumerGroup, mq.topic(), mq.queueId(), offset, maxNums,
                 sysFlag, 0, block ? brokerSuspendMaxTimeMillis : 0, subscription.subString(),
                 subscription.subVersion(), subscription.expressionType().name());
-        return new Request(current, current.requireMasterAddress(mq.brokerName(), mq.topic()), header, subscription);
+        String address = current.readAddress(mq);
+        if (address == null) {
+            address = current.requireOffsetAddress(mq.brokerName(), mq.topic());
+        }
+        return new Request(current, address, header, subscription);
     }
 
     private static PullResult toResult(PullReply reply) {
@@ -191,21 +216,21 @@ public class PullConsumer {
 
     public long minOffset(MessageQueue mq) throws ClientException, InterruptedException {
         ClientInstance current = started();
-        return current.offsetApi().minOffset(current.requireMasterAddress(mq.brokerName(), mq.topic()), mq.topic(),
+        return current.offsetApi().minOffset(current.requireOffsetAddress(mq.brokerName(), mq.topic()), mq.topic(),
                 mq.queueId(), current.apiTimeoutMillis());
     }
 
     /** The offset the next message of the queue will get. */
     public long maxOffset(MessageQueue mq) throws ClientException, InterruptedException {
         ClientInstance current = started();
-        return current.offsetApi().maxOffset(current.requireMasterAddress(mq.brokerName(), mq.topic()), mq.topic(),
+        return current.offsetApi().maxOffset(current.requireOffsetAddress(mq.brokerName(), mq.topic()), mq.topic(),
                 mq.queueId(), current.apiTimeoutMillis());
     }
 
     /** The offset of the first message stored at or after {@code timestamp} (epoch ms). */
     public long searchOffset(MessageQueue mq, long timestamp) throws ClientException, InterruptedException {
         ClientInstance current = started();
-        return current.offsetApi().searchOffset(current.requireMasterAddress(mq.brokerName(), mq.topic()), mq.topic(),
+        return current.offsetApi().searchOffset(current.requireOffsetAddress(mq.brokerName(), mq.topic()), mq.topic(),
                 mq.queueId(), timestamp, current.apiTimeoutMillis());
     }
 

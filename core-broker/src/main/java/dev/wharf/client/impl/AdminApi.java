@@ -3,6 +3,7 @@ package dev.wharf.client.impl;
 import dev.wharf.client.ClientException;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
+import dev.wharf.protocol.body.BrokerRuntime;
 import dev.wharf.protocol.body.Json;
 import dev.wharf.protocol.body.RouteData.TopicConfigTable;
 import dev.wharf.protocol.header.RouteHeaders.CreateTopicRequest;
@@ -27,6 +28,13 @@ public final class AdminApi {
             throws ClientException, InterruptedException {
         calls.invokeExpectSuccess(address, RemotingCalls.request(RequestCode.DELETE_TOPIC_IN_BROKER,
                 new TopicRequest(topic)), timeoutMillis);
+    }
+
+    /** GET_BROKER_RUNTIME_INFO: the broker's identity and commit-log figures. */
+    public BrokerRuntime runtime(String address, long timeoutMillis) throws ClientException, InterruptedException {
+        RemotingCommand response = calls.invokeExpectSuccess(address,
+                RemotingCalls.request(RequestCode.GET_BROKER_RUNTIME_INFO, null), timeoutMillis);
+        return Json.decode(response.body(), BrokerRuntime.class);
     }
 
     public TopicConfigTable topicConfigs(String address, long timeoutMillis)

@@ -5,6 +5,7 @@ import dev.wharf.client.ClientException;
 import dev.wharf.client.TransactionCheckHandler;
 import dev.wharf.client.route.LatencyFaultTolerance;
 import dev.wharf.client.route.NameServerAddresses;
+import dev.wharf.client.route.ReadSelector;
 import dev.wharf.client.route.TopicPublishInfo;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.common.util.NamedThreadFactory;
@@ -51,6 +52,9 @@ public final class ClientInstance {
     private static final Logger log = LoggerFactory.getLogger(ClientInstance.class);
     private static final Map<String, ClientInstance> INSTANCES = new HashMap<>();
 
+    /** How long a broker whose read failed is passed over for the other brokers of its group. */
+    private static final long READ_FAILURE_AVOID_MILLIS = 3_000;
+
     /** How often every consumer's queue assignment is recomputed even without a notification. */
     public static final long REBALANCE_INTERVAL_MILLIS = 20_000;
 
@@ -66,6 +70,9 @@ public final class ClientInstance {
     private final GroupApi groupApi;
     private final AdminApi adminApi;
     private final LatencyFaultTolerance faults = new LatencyFaultTolerance();
+    private final ReadSelector reads = new ReadSelector(READ_FAILURE_AVOID_MILLIS);
+    /** topic -> when a route refresh after a failed call was last scheduled (one per second at most). */
+    private final Map<String, Long> refreshRequested = new ConcurrentHashMap<>();
     private final ThreadPoolExecutor brokerRequestExecutor;
     private final ScheduledThreadPoolExecutor scheduler;
     private final RebalanceService rebalanceService = new RebalanceService();
@@ -348,6 +355,50 @@ public final class ClientInstance {
     /** @see RouteTable#requireMasterAddress */
     public String requireMasterAddress(String brokerName, String topic) throws ClientException, InterruptedException {
         return routeTable.requireMasterAddress(brokerName, topic);
+    }
+
+    /** Which broker of a group each queue is read from (see {@link ReadSelector}). */
+    public ReadSelector reads() {
+        return reads;
+    }
+
+    /**
+     * The address to pull {@code mq} from: the suggested broker, the master, else a slave of the queue's group
+     * (see {@link ReadSelector}); null when no broker of the group is known.
+     */
+    public String readAddress(MessageQueue mq) {
+        return reads.choose(mq, routeTable.group(mq.brokerName()));
+    }
+
+    /** @see RouteTable#requireOffsetAddress */
+    public String requireOffsetAddress(String brokerName, String topic) throws ClientException, InterruptedException {
+        return routeTable.requireOffsetAddress(brokerName, topic);
+    }
+
+    /**
+     * A call for {@code topic} failed in a way a route change may explain (a broker died): fetch its route soon,
+     * off the caller's thread, at most once a second per topic.
+     */
+    public void refreshRouteSoon(String topic) {
+        long now = System.currentTimeMillis();
+        Long last = refreshRequested.get(topic);
+        if (last != null && now - last < 1_000) {
+            return;
+        }
+        refreshRequested.put(topic, now);
+        try {
+            scheduler.execute(guarded("route refresh of " + topic, () -> {
+                try {
+                    routeTable.updateRoute(topic);
+                } catch (ClientException e) {
+                    log.debug("Route refresh of {} failed: {}", topic, e.getMessage());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down
+        }
     }
 
     /** @see RouteTable#anyAddress */

@@ -127,7 +127,8 @@ public final class MessageApi {
                 }
             }
         }
-        return new PullReply(kind, header.nextBeginOffset(), header.minOffset(), header.maxOffset(), messages);
+        return new PullReply(kind, header.nextBeginOffset(), header.minOffset(), header.maxOffset(), messages,
+                header.suggestWhichBrokerId());
     }
 
     // ------------------------------------------------------------------ retry, query, view, transaction

@@ -6,9 +6,11 @@ import java.util.List;
 /**
  * A broker's answer to a pull, messages decoded (bodies inflated, tags re-checked against the subscription).
  *
- * @param nextBeginOffset the offset to pull from next
+ * @param nextBeginOffset      the offset to pull from next
+ * @param suggestWhichBrokerId the broker of the group the broker suggests for the next pull (0 = the master)
  */
-public record PullReply(Kind kind, long nextBeginOffset, long minOffset, long maxOffset, List<MessageExt> messages) {
+public record PullReply(Kind kind, long nextBeginOffset, long minOffset, long maxOffset, List<MessageExt> messages,
+                        long suggestWhichBrokerId) {
 
     /** What the pull found. */
     public enum Kind {

@@ -186,14 +186,43 @@ public final class RouteTable {
         return address;
     }
 
-    /** The master's address, else any slave's, of a broker name. */
+    /** The master's address, else the address of the slave with the lowest id, of a broker name. */
     public String anyAddress(String brokerName) {
         Map<Long, String> addrs = brokerAddrs.get(brokerName);
         if (addrs == null || addrs.isEmpty()) {
             return null;
         }
         String master = addrs.get(0L);
-        return master != null ? master : addrs.values().iterator().next();
+        return master != null ? master : new TreeMap<>(addrs).firstEntry().getValue();
+    }
+
+    /** brokerId -> address of one broker group (master and slaves) in the cached routes; empty when unknown. */
+    public Map<Long, String> group(String brokerName) {
+        Map<Long, String> addrs = brokerAddrs.get(brokerName);
+        return addrs == null ? Map.of() : addrs;
+    }
+
+    /**
+     * Where a group's consumer offsets are read and committed: the master, else (while the route has no master)
+     * the slave with the lowest id, which keeps them and hands them back to the master when it returns.
+     *
+     * @throws ClientException naming the broker when no broker of the group is known, even after refreshing
+     *                         {@code topic}'s route
+     */
+    public String requireOffsetAddress(String brokerName, String topic) throws ClientException, InterruptedException {
+        String address = anyAddress(brokerName);
+        if (address == null && topic != null) {
+            updateRoute(topic);
+            address = anyAddress(brokerName);
+        }
+        if (address == null) {
+            address = clusterMasters.get(brokerName);
+        }
+        if (address == null) {
+            throw new ClientException("No broker of group \"" + brokerName + "\" (master or slave) is registered with"
+                    + " the NameServer at " + nameServer.addresses() + " for topic " + topic + "; is it running?");
+        }
+        return address;
     }
 
     /** brokerName -> master address of the brokers learnt from the cluster table so far (a snapshot). */

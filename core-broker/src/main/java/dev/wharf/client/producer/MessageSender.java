@@ -206,6 +206,11 @@ final class MessageSender {
     }
 
     private void recordLatency(MessageQueue mq, long startNanos, boolean failed) {
+        if (failed && mq.queueId() != BROKER_CHOOSES) {
+            // the group may have lost its master: a fresh route stops sending there (a group without a master
+            // publishes no queue) instead of every send paying a failed attempt until the next poll
+            instance.refreshRouteSoon(mq.topic());
+        }
         if (producer.isSendLatencyFaultEnable()) {
             instance.faults().update(mq.brokerName(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos),
                     failed);

@@ -15,7 +15,8 @@ import picocli.CommandLine.Spec;
         subcommands = {TopicsCommand.class, TopicCreateCommand.class, TopicDeleteCommand.class, BrokersCommand.class,
                 SendCommand.class, ConsumeCommand.class, ConsumerProgressCommand.class, QueryKeyCommand.class,
                 QueryIdCommand.class, ResetOffsetCommand.class, DlqListCommand.class, DlqResendCommand.class,
-                ControllerStatusCommand.class, BrokerGroupsCommand.class, ElectMasterCommand.class})
+                ControllerStatusCommand.class, BrokerGroupsCommand.class, ElectMasterCommand.class,
+                ClusterCheckCommand.class})
 public final class AdminCommand implements Runnable {
 
     @Option(names = {"-n", "--namesrv"}, scope = ScopeType.INHERIT, paramLabel = "HOST:PORT",

@@ -1,11 +1,8 @@
 package dev.wharf.server.admin;
 
-import dev.wharf.protocol.body.RouteData.BrokerData;
-import dev.wharf.protocol.body.RouteData.ClusterInfo;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
+import dev.wharf.client.admin.ReplicaGroups;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
@@ -13,7 +10,9 @@ import picocli.CommandLine.ParentCommand;
 /** {@code wharf admin brokers}. */
 @Command(name = "brokers", mixinStandardHelpOptions = true,
         description = "Lists the brokers registered with the NameServer: cluster, broker name, broker id (0 = master) "
-                + "and address.")
+                + "and address, each group's master first; its role, commit-log end (bytes) and, for a slave, how far "
+                + "it is behind its master in bytes and in milliseconds of store time ('-' when unknown, "
+                + "'unreachable' when the broker did not answer).")
 final class BrokersCommand implements Callable<Integer> {
 
     @ParentCommand
@@ -21,21 +20,24 @@ final class BrokersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ClusterInfo cluster;
+        List<ReplicaGroups.Group> groups;
         try (AdminSession session = admin.open()) {
-            cluster = session.cluster();
+            groups = session.admin().replicaGroups();
         }
         Table table = new Table(Table.text("Cluster", "cluster"), Table.text("Broker", "broker"),
-                Table.number("BID", "brokerId"), Table.text("Address", "address"));
-        Map<String, BrokerData> brokers = cluster.brokerAddrTable() == null ? Map.of() : cluster.brokerAddrTable();
-        Map<String, Set<String>> clusters = cluster.clusterAddrTable() == null ? Map.of() : cluster.clusterAddrTable();
-        for (Map.Entry<String, Set<String>> c : new TreeMap<>(clusters).entrySet()) {
-            for (String name : new TreeSet<>(c.getValue())) {
-                BrokerData data = brokers.get(name);
-                if (data == null || data.brokerAddrs() == null) {
-                    continue;
-                }
-                new TreeMap<>(data.brokerAddrs()).forEach((id, address) -> table.add(c.getKey(), name, id, address));
+                Table.number("BID", "brokerId"), Table.text("Address", "address"), Table.text("Role", "role"),
+                Table.number("MaxOffset", "maxOffset"), Table.number("LagBytes", "lagBytes"),
+                Table.number("LagMs", "lagMillis"));
+        for (ReplicaGroups.Group g : groups) {
+            List<ReplicaGroups.Replica> members = new ArrayList<>();
+            if (g.master() != null) {
+                members.add(g.master());
+            }
+            members.addAll(g.slaves());
+            for (ReplicaGroups.Replica r : members) {
+                Object maxOffset = r.runtime() == null ? "unreachable" : r.runtime().commitLogMaxOffset();
+                table.add(g.cluster(), g.brokerName(), r.brokerId(), r.address(), r.isMaster() ? "MASTER" : "SLAVE",
+                        maxOffset, r.lagBytes(), r.lagMillis());
             }
         }
         Output out = admin.output();

@@ -89,13 +89,17 @@ class AdminTopicsTest {
     @Test
     void brokersAsTableAndAsJson() {
         String text = server.ok("brokers").out();
-        assertThat(text.lines().findFirst().orElseThrow()).matches("#Cluster\\s+#Broker\\s+#BID\\s+#Address");
+        assertThat(text.lines().findFirst().orElseThrow())
+                .matches("#Cluster\\s+#Broker\\s+#BID\\s+#Address\\s+#Role\\s+#MaxOffset\\s+#LagBytes\\s+#LagMs");
         assertThat(AdminServer.rows(text)).singleElement().asString()
-                .matches("DefaultCluster\\s+broker-a\\s+0\\s+" + server.brokerAddress().replace(".", "\\."));
+                .matches("DefaultCluster\\s+broker-a\\s+0\\s+" + server.brokerAddress().replace(".", "\\.")
+                        + "\\s+MASTER\\s+\\d+\\s+-\\s+-");
 
         List<?> json = JSON.readValue(server.ok("brokers", "--json").out(), List.class);
-        assertThat(json).singleElement().isEqualTo(Map.of("cluster", "DefaultCluster", "broker", "broker-a",
-                "brokerId", 0, "address", server.brokerAddress()));
+        assertThat(json).singleElement().asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
+                .containsEntry("cluster", "DefaultCluster").containsEntry("broker", "broker-a")
+                .containsEntry("brokerId", 0).containsEntry("address", server.brokerAddress())
+                .containsEntry("role", "MASTER").containsEntry("lagBytes", null).containsKey("maxOffset");
     }
 
     @Test

@@ -15,6 +15,8 @@ import dev.wharf.jms.spi.TransactionLifecycleListener;
 import dev.wharf.jms.vm.VmBrokerRegistry;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.AckGroups;
+import dev.wharf.protocol.body.RouteData.BrokerData;
+import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import jakarta.jms.JMSException;
 import java.util.ArrayList;
@@ -120,14 +122,26 @@ public final class BrokerLink implements AutoCloseable {
 
     /**
      * Checks that the NameServer answers, that a broker is registered with it and that at least one registered
-     * master answers a request.
+     * broker answers a request: a master, or a slave (which serves reads of its group while the master is down),
+     * so a connection counts as lost only when nothing can serve it.
      *
      * @throws JMSException naming what did not answer
      */
     public void probe() throws JMSException {
-        Map<String, String> masters;
+        // label -> address, every group's master first (it serves everything), then the slaves
+        Map<String, String> brokers = new java.util.LinkedHashMap<>();
         try {
-            masters = instance.routes().clusterMasters();
+            ClusterInfo cluster = instance.nameServer().clusterInfo();
+            Map<String, BrokerData> table = cluster == null || cluster.brokerAddrTable() == null ? Map.of()
+                    : new TreeMap<>(cluster.brokerAddrTable());
+            Map<String, String> slaves = new java.util.LinkedHashMap<>();
+            for (BrokerData b : table.values()) {
+                if (b.brokerAddrs() != null) {
+                    new TreeMap<>(b.brokerAddrs()).forEach((id, address) -> (id == 0L ? brokers : slaves)
+                            .put(b.brokerName() + (id == 0L ? " master" : " slave " + id) + " at " + address, address));
+                }
+            }
+            brokers.putAll(slaves);
         } catch (ClientException e) {
             throw JmsErrors.jms("The NameServer at " + clientConfig.getNamesrvAddr() + " does not answer ("
                     + e.getMessage() + "); check that it runs and is reachable.", e);
@@ -135,21 +149,21 @@ public final class BrokerLink implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw JmsErrors.jms("Interrupted while checking the broker connection.", e);
         }
-        if (masters.isEmpty()) {
+        if (brokers.isEmpty()) {
             throw new JMSException("No broker is registered with the NameServer at " + clientConfig.getNamesrvAddr()
                     + "; start a broker that registers with it.");
         }
         List<String> silent = new ArrayList<>();
         ClientException last = null;
-        for (Map.Entry<String, String> master : masters.entrySet()) {
+        for (Map.Entry<String, String> broker : brokers.entrySet()) {
             try {
-                instance.groupApi().consumerIds(master.getValue(), PROBE_GROUP, instance.apiTimeoutMillis());
+                instance.groupApi().consumerIds(broker.getValue(), PROBE_GROUP, instance.apiTimeoutMillis());
                 return;
             } catch (ClientException e) {
                 if (!e.isNoResponse()) {
                     return;
                 }
-                silent.add(master.getKey() + " at " + master.getValue());
+                silent.add(broker.getKey());
                 last = e;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

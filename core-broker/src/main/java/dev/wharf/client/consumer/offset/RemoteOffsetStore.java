@@ -11,7 +11,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Offsets of a clustering group, committed to the broker that holds each queue. Thread-safe. */
+/**
+ * Offsets of a clustering group, committed to the broker that holds each queue: its master, or while the route
+ * has no master, a slave of the group (which keeps the offset and hands it back to the master when it returns).
+ * An offset is committed again whenever the address it goes to changes, so the master gets the offsets committed
+ * to a slave meanwhile as soon as it is back. Thread-safe.
+ */
 public final class RemoteOffsetStore implements OffsetStore {
 
     private static final Logger log = LoggerFactory.getLogger(RemoteOffsetStore.class);
@@ -19,7 +24,11 @@ public final class RemoteOffsetStore implements OffsetStore {
     private final ClientInstance instance;
     private final String group;
     private final Map<MessageQueue, AtomicLong> offsets = new ConcurrentHashMap<>();
-    private final Map<MessageQueue, Long> persisted = new ConcurrentHashMap<>();
+    private final Map<MessageQueue, Committed> persisted = new ConcurrentHashMap<>();
+
+    /** The last offset committed for a queue and the broker it went to (null: read from a broker, not sent). */
+    private record Committed(long offset, String address) {
+    }
 
     public RemoteOffsetStore(ClientInstance instance, String group) {
         this.instance = instance;
@@ -49,14 +58,14 @@ public final class RemoteOffsetStore implements OffsetStore {
                 return current == null ? NO_OFFSET : current.get();
             }
         }
-        String address = instance.requireMasterAddress(mq.brokerName(), mq.topic());
+        String address = instance.requireOffsetAddress(mq.brokerName(), mq.topic());
         long offset = instance.offsetApi().queryConsumerOffset(address, group, mq.topic(), mq.queueId(),
                 instance.apiTimeoutMillis());
         if (offset == OffsetApi.NO_OFFSET) {
             return NO_OFFSET;
         }
         updateOffset(mq, offset, false);
-        persisted.put(mq, offset);
+        persisted.put(mq, new Committed(offset, address));
         return offset;
     }
 
@@ -81,14 +90,14 @@ public final class RemoteOffsetStore implements OffsetStore {
             return;
         }
         long offset = current.get();
-        Long last = persisted.get(mq);
-        if (last != null && last == offset) {
+        String address = instance.requireOffsetAddress(mq.brokerName(), mq.topic());
+        Committed last = persisted.get(mq);
+        if (last != null && last.offset() == offset && address.equals(last.address())) {
             return;
         }
-        String address = instance.requireMasterAddress(mq.brokerName(), mq.topic());
         instance.offsetApi().updateConsumerOffset(address, group, mq.topic(), mq.queueId(), offset,
                 instance.apiTimeoutMillis());
-        persisted.put(mq, offset);
+        persisted.put(mq, new Committed(offset, address));
     }
 
     @Override

@@ -123,7 +123,7 @@ final class PullService implements Runnable {
         }
         SubscriptionData subscription = engine.subscription(request.mq.topic());
         ClientInstance instance = engine.instance();
-        String address = instance == null ? null : instance.anyAddress(request.mq.brokerName());
+        String address = instance == null ? null : instance.readAddress(request.mq);
         if (subscription == null || address == null) {
             executeLater(request, settings.pullTimeDelayMillisWhenException());
             return;
@@ -131,6 +131,8 @@ final class PullService implements Runnable {
         OffsetStore store = engine.offsetStore();
         int sysFlag = PullSysFlag.SUSPEND | PullSysFlag.SUBSCRIPTION;
         long commitOffset = 0;
+        // a pull commits the offset only to the master: a slave never takes offsets carried by pulls, and the
+        // offset store commits to a slave explicitly while the group has no master
         if (settings.clustering() && address.equals(instance.masterAddress(request.mq.brokerName()))) {
             try {
                 commitOffset = store.readOffset(request.mq, ReadOffsetType.READ_FROM_MEMORY);
@@ -149,16 +151,22 @@ final class PullService implements Runnable {
                 subscription.expressionType().name());
         instance.messageApi().pullAsync(address, request.mq.brokerName(), header, subscription,
                         settings.consumerTimeoutMillisWhenSuspend())
-                .whenComplete((reply, error) -> onReply(request, reply, error));
+                .whenComplete((reply, error) -> onReply(request, address, reply, error));
     }
 
-    private void onReply(PullRequest request, PullReply reply, Throwable error) {
+    private void onReply(PullRequest request, String address, PullReply reply, Throwable error) {
         if (stopped || request.pq.isDropped()) {
             return;
         }
         PushSettings settings = engine.settings();
+        ClientInstance instance = engine.instance();
         if (error != null) {
             ClientException e = RemotingCalls.asClientException(error);
+            if (instance != null && e.responseCode() == ClientException.NO_RESPONSE) {
+                // the broker may be gone: read the group's other brokers meanwhile, and look at the route
+                instance.reads().failed(address);
+                instance.refreshRouteSoon(request.mq.topic());
+            }
             if (request.markFailing()) {
                 log.warn("Group {}: pulling {} failed, retrying every {} ms: {}", settings.group(), request.mq,
                         settings.pullTimeDelayMillisWhenException(), e.getMessage());
@@ -167,6 +175,10 @@ final class PullService implements Runnable {
             return;
         }
         request.markSucceeded();
+        if (instance != null) {
+            instance.reads().succeeded(address);
+            instance.reads().suggest(request.mq, reply.suggestWhichBrokerId());
+        }
         ProcessQueue pq = request.pq;
         switch (reply.kind()) {
             case FOUND -> {
