@@ -457,6 +457,18 @@ public final class Broker {
         if (!config.isSlave()) {
             return;
         }
+        HaService replication = ha;
+        String configured = settings.ha().getHaMasterAddress();
+        if (replication != null && (configured == null || configured.isBlank())) {
+            // no haMasterAddress: follow the master's HA address as the NameServers answer this slave's registration
+            scheduler.scheduleWithFixedDelay(() -> {
+                try {
+                    replication.setMasterAddress(masterHaAddress());
+                } catch (RuntimeException e) {
+                    log.warn("Could not hand the master's HA address to replication: {}", e.toString());
+                }
+            }, 0, 1_000, TimeUnit.MILLISECONDS);
+        }
         syncClient = new NettyRemotingClient(new NettyClientConfig());
         syncClient.start();
         SlaveSynchronizer sync = new SlaveSynchronizer(syncClient, this::masterAddress, parts.topics,
