@@ -9,6 +9,7 @@ import dev.wharf.store.commitlog.CommitLog;
 import dev.wharf.store.commitlog.CommitLogScanner;
 import dev.wharf.store.commitlog.FlushCommitLogService;
 import dev.wharf.store.commitlog.GroupCommitService;
+import dev.wharf.store.commitlog.QuarantinedRanges;
 import dev.wharf.store.dispatch.CommitLogDispatcher;
 import dev.wharf.store.dispatch.FlushConsumeQueueService;
 import dev.wharf.store.dispatch.ReputMessageService;
@@ -19,6 +20,8 @@ import dev.wharf.store.queue.ConsumeQueueStore;
 import dev.wharf.store.recovery.AbortFile;
 import dev.wharf.store.recovery.CheckpointLayout;
 import dev.wharf.store.recovery.CommitLogRecovery;
+import dev.wharf.store.recovery.QuarantineEntry;
+import dev.wharf.store.recovery.QuarantineReport;
 import dev.wharf.store.recovery.StoreCheckpoint;
 import dev.wharf.store.recovery.StoreLock;
 import java.io.IOException;
@@ -64,6 +67,8 @@ public final class DefaultMessageStore implements MessageStore {
     private final MessagePutter putter;
     private final QueueMessageReader reader;
     private final AbortFile abortFile;
+    private final QuarantineReport quarantine;
+    private final RecordReadCheck readCheck;
     private volatile MessageArrivingListener arrivingListener;
 
     private StoreLock lock;
@@ -97,7 +102,13 @@ public final class DefaultMessageStore implements MessageStore {
                     config.getFlushCommitLogLeastPages(), config.getFlushCommitLogThoroughInterval(), forces);
         }
         this.putter = new MessagePutter(commitLog, groupCommit, stats, config.getStoreHost());
-        this.reader = new QueueMessageReader(commitLog, consumeQueues, index, config, stats, reput::getConfirmedOffset);
+        QuarantinedRanges damaged = new QuarantinedRanges();
+        this.quarantine = new QuarantineReport(root, damaged);
+        this.readCheck = new RecordReadCheck(config.isCheckCRCOnRead(), damaged, quarantine);
+        reput.setQuarantinedRanges(damaged);
+        stats.bindQuarantine(damaged::size, quarantine::recordedCount, readCheck::skippedCount);
+        this.reader = new QueueMessageReader(commitLog, consumeQueues, index, config, stats, reput::getConfirmedOffset,
+                readCheck);
         this.abortFile = new AbortFile(root);
 
         reput.addDispatcher(request -> consumeQueues.findOrCreate(request.topic(), request.queueId())
@@ -131,9 +142,11 @@ public final class DefaultMessageStore implements MessageStore {
             commitLog.load();
             consumeQueues.load();
             index.load(lastExitOk);
+            quarantine.load();
             CommitLogRecovery.Result recovered =
                     CommitLogRecovery.recover(commitLog, checkpoint, lastExitOk, config.isCheckCRCOnRecover());
             lastRecovery = recovered;
+            recordQuarantined(recovered);
             consumeQueues.recover();
             consumeQueues.truncateDirty(recovered.maxPhyOffset());
             index.truncate(recovered.maxPhyOffset());
@@ -155,6 +168,17 @@ public final class DefaultMessageStore implements MessageStore {
         } catch (IOException | RuntimeException e) {
             releaseAfterFailedStart();
             throw e;
+        }
+    }
+
+    /** Lists what recovery skipped or lost in the quarantine report; forgets ranges past the new end. */
+    private void recordQuarantined(CommitLogRecovery.Result recovered) {
+        quarantine.cut(recovered.maxPhyOffset());
+        for (QuarantineEntry entry : recovered.quarantined()) {
+            if (quarantine.record(entry)) {
+                log.error("Recovery {} {} (listed in {})", entry.endOfLog() ? "lost" : "skipped and quarantined",
+                        entry.summary(), quarantine.path());
+            }
         }
     }
 
@@ -261,6 +285,7 @@ public final class DefaultMessageStore implements MessageStore {
     }
 
     private void closeFiles() {
+        quarantine.close();
         if (checkpoint != null) {
             checkpoint.close();
             checkpoint = null;
@@ -348,7 +373,7 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public SelectMappedBufferResult selectOneMessageByOffset(long commitLogOffset) {
-        return commitLog.selectOneMessage(commitLogOffset);
+        return reader.selectOneMessage(commitLogOffset);
     }
 
     @Override

@@ -60,6 +60,11 @@ public final class MessageStoreConfig {
     private boolean messageIndexEnable = true;
     /** Whether recovery checks body CRCs. */
     private boolean checkCRCOnRecover = true;
+    /**
+     * Whether every record is verified (body CRC, structure, and the topic/queue/offset of its consume-queue
+     * unit) before it leaves the store for a consumer; a damaged one is skipped and quarantined, never sent.
+     */
+    private boolean checkCRCOnRead = true;
     /** Most bytes one read returns. */
     private int maxTransferBytesOnMessageInMemory = 256 * KIB;
     /** Most messages one read returns. */
@@ -384,5 +389,13 @@ public final class MessageStoreConfig {
 
     public void setStoreHost(String storeHost) {
         this.storeHost = storeHost;
+    }
+
+    public boolean isCheckCRCOnRead() {
+        return checkCRCOnRead;
+    }
+
+    public void setCheckCRCOnRead(boolean checkCRCOnRead) {
+        this.checkCRCOnRead = checkCRCOnRead;
     }
 }

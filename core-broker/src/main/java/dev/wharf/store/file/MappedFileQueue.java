@@ -30,6 +30,9 @@ public final class MappedFileQueue {
     private volatile long flushedWhere;
     private volatile long storeTimestamp;
     private volatile boolean warmNewFiles;
+    /** Whether {@link #load()} keeps files shorter than the file size (see {@link #setAcceptShortFiles}). */
+    private volatile boolean acceptShortFiles;
+    private final List<ShortFile> shortFiles = new CopyOnWriteArrayList<>();
 
     public MappedFileQueue(Path storePath, int mappedFileSize) {
         if (mappedFileSize <= 0) {
@@ -71,7 +74,13 @@ public final class MappedFileQueue {
             long expectedOffset = -1;
             for (Path p : files) {
                 long size = Files.size(p);
-                if (size != mappedFileSize) {
+                if (size < mappedFileSize && acceptShortFiles) {
+                    // mapping extends it with zeros; recovery finds what is left of its records
+                    shortFiles.add(new ShortFile(p, MappedFile.parseOffset(p.getFileName().toString()), size,
+                            mappedFileSize));
+                    log.warn("Store file {} is {} bytes, shorter than the file size {}: it was truncated; extending it"
+                            + " and recovering its records up to the cut", p, size, mappedFileSize);
+                } else if (size != mappedFileSize) {
                     throw new IOException("Store file " + p + " is " + size + " bytes but the configured file size is "
                             + mappedFileSize + "; start with the file size the store was written with.");
                 }
@@ -100,6 +109,19 @@ public final class MappedFileQueue {
             MappedFile last = loaded.get(loaded.size() - 1);
             flushedWhere = last.getFileFromOffset() + mappedFileSize;
         }
+    }
+
+    /**
+     * Lets {@link #load()} accept files shorter than the file size instead of refusing to start: it extends
+     * them and lists them in {@link #shortFiles()} for recovery to deal with. Longer files are still refused.
+     */
+    public void setAcceptShortFiles(boolean accept) {
+        this.acceptShortFiles = accept;
+    }
+
+    /** The files {@link #load()} found shorter than the file size (empty unless accepted). */
+    public List<ShortFile> shortFiles() {
+        return List.copyOf(shortFiles);
     }
 
     public Path getStorePath() {
