@@ -11,8 +11,10 @@ import dev.wharf.store.commitlog.FlushCommitLogService;
 import dev.wharf.store.commitlog.GroupCommitService;
 import dev.wharf.store.commitlog.QuarantinedRanges;
 import dev.wharf.store.dispatch.CommitLogDispatcher;
+import dev.wharf.store.dispatch.DispatchRequest;
 import dev.wharf.store.dispatch.FlushConsumeQueueService;
 import dev.wharf.store.dispatch.ReputMessageService;
+import dev.wharf.store.file.MappedFile;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import dev.wharf.store.index.IndexService;
 import dev.wharf.store.queue.ConsumeQueue;
@@ -111,8 +113,7 @@ public final class DefaultMessageStore implements MessageStore {
                 readCheck);
         this.abortFile = new AbortFile(root);
 
-        reput.addDispatcher(request -> consumeQueues.findOrCreate(request.topic(), request.queueId())
-                .putUnit(request.consumeQueueOffset(), request.commitLogOffset(), request.msgSize(), request.tagsCode()));
+        reput.addDispatcher(new QueueUnitDispatcher(consumeQueues, this::quarantineUndispatchable));
         if (config.isMessageIndexEnable()) {
             reput.addDispatcher(index::buildIndex);
         }
@@ -179,6 +180,18 @@ public final class DefaultMessageStore implements MessageStore {
                 log.error("Recovery {} {} (listed in {})", entry.endOfLog() ? "lost" : "skipped and quarantined",
                         entry.summary(), quarantine.path());
             }
+        }
+    }
+
+    /** A record whose header cannot be true is never dispatched: it is quarantined (dispatch thread). */
+    private void quarantineUndispatchable(DispatchRequest request, String problem) {
+        long phy = request.commitLogOffset();
+        int fileSize = config.getMappedFileSizeCommitLog();
+        QuarantineEntry entry = new QuarantineEntry(phy, request.msgSize(), MappedFile.fileName(phy - phy % fileSize),
+                phy % fileSize, "damaged record header: " + problem, "dispatch", request.topic(), request.queueId(),
+                request.consumeQueueOffset(), request.uniqKey(), false);
+        if (quarantine.record(entry)) {
+            log.error("Record not dispatched, quarantined: {} (listed in {})", entry.summary(), quarantine.path());
         }
     }
 

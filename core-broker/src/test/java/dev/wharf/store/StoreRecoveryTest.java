@@ -11,6 +11,8 @@ import static org.awaitility.Awaitility.await;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageRecord;
 import dev.wharf.store.file.MappedFile;
+import dev.wharf.store.recovery.QuarantineReport;
+import dev.wharf.store.recovery.StoreCheckpoint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -126,28 +128,69 @@ class StoreRecoveryTest {
     }
 
     @Test
-    void uncleanRestartStopsAtACorruptedByteInTheMiddle() throws IOException {
+    void uncleanRestartSkipsACorruptedRecordBelowTheCheckpointAndKeepsEverythingElse() throws IOException {
         DefaultMessageStore running = open(dir);
         List<AppendMessageResult> acked = fill(running);
+        int victim = MESSAGES / 2;
+        // the checkpoint must know the records after the victim were on disk (the flush service writes it)
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            try (StoreCheckpoint cp = StoreCheckpoint.open(dir)) {
+                return cp.getPhysicMsgTimestamp() > acked.get(victim + 1).storeTimestamp();
+            }
+        });
         Path crash = dir.resolveSibling(dir.getFileName() + "-crc");
         copyTree(dir, crash);
+        AppendMessageResult bad = acked.get(victim);
+        overwrite(crash, 64 * 1024, bad.wroteOffset() + MessageRecord.BODY_OFFSET + 1, new byte[] {'#'});
+
+        DefaultMessageStore recovered = open(crash);
+        assertThat(recovered.lastRecovery().truncated()).isFalse();
+        assertThat(recovered.lastRecovery().quarantined()).singleElement().satisfies(e -> {
+            assertThat(e.offset()).isEqualTo(bad.wroteOffset());
+            assertThat(e.length()).isEqualTo(bad.wroteBytes());
+            assertThat(e.topic()).isEqualTo("Durable");
+            assertThat(e.queueOffset()).isEqualTo(victim / 2);
+        });
+        assertThat(recovered.getMaxPhyOffset()).isEqualTo(running.getMaxPhyOffset());
+        List<String> queue0 = expectedBodies(0, MESSAGES);
+        queue0.remove("msg-" + victim + "-" + "d".repeat(victim % 300));
+        assertThat(readAll(recovered, "Durable", 0, 0)).containsExactlyElementsOf(queue0);
+        assertThat(readAll(recovered, "Durable", 1, 0)).containsExactlyElementsOf(expectedBodies(1, MESSAGES));
+        assertThat(recovered.lookMessageByOffset(bad.wroteOffset())).isNull();
+        QueryMessageResult gone = recovered.queryMessage("Durable", "key-" + victim, 10, 0, Long.MAX_VALUE);
+        assertThat(gone.buffers()).isEmpty();
+        QueryMessageResult after = recovered.queryMessage("Durable", "key-" + (victim + 5), 10, 0, Long.MAX_VALUE);
+        assertThat(after.buffers()).hasSize(1);
+        after.release();
+        assertThat(Files.readString(crash.resolve(QuarantineReport.FILE_NAME)))
+                .contains("\"offset\":" + bad.wroteOffset()).contains("\"topic\":\"Durable\"");
+        assertThat(recovered.stats().quarantinedRangeCount()).isEqualTo(1);
+        assertThat(recovered.putMessage(message("Durable", 0, "new")).appendResult().logicsOffset())
+                .isEqualTo(MESSAGES / 2);
+    }
+
+    @Test
+    void uncleanRestartCutsACorruptedRecordAboveTheCheckpoint() throws IOException {
+        DefaultMessageStore running = open(dir);
+        List<AppendMessageResult> acked = fill(running);
+        Path crash = dir.resolveSibling(dir.getFileName() + "-torn");
+        copyTree(dir, crash);
         int victim = MESSAGES / 2;
+        // a checkpoint that knows nothing was flushed: damage anywhere is a torn write
+        try (StoreCheckpoint cp = StoreCheckpoint.open(crash)) {
+            cp.setSafeOffset(0);
+            cp.setPhysicMsgTimestamp(0);
+            cp.flush();
+        }
         AppendMessageResult bad = acked.get(victim);
         overwrite(crash, 64 * 1024, bad.wroteOffset() + MessageRecord.BODY_OFFSET + 1, new byte[] {'#'});
 
         DefaultMessageStore recovered = open(crash);
         assertThat(recovered.lastRecovery().truncated()).isTrue();
+        assertThat(recovered.lastRecovery().quarantined()).isEmpty();
         assertThat(recovered.getMaxPhyOffset()).isEqualTo(bad.wroteOffset());
-        // everything acknowledged before the damage is there; nothing from the damage on is served
         assertThat(readAll(recovered, "Durable", 0, 0)).containsExactlyElementsOf(expectedBodies(0, victim));
         assertThat(readAll(recovered, "Durable", 1, 0)).containsExactlyElementsOf(expectedBodies(1, victim));
-        assertThat(recovered.getMaxOffsetInQueue("Durable", 0)).isEqualTo(victim / 2);
-        QueryMessageResult before = recovered.queryMessage("Durable", "key-" + (victim - 1), 10, 0, Long.MAX_VALUE);
-        assertThat(before.buffers()).hasSize(1);
-        before.release();
-        QueryMessageResult after = recovered.queryMessage("Durable", "key-" + (victim + 5), 10, 0, Long.MAX_VALUE);
-        assertThat(after.buffers()).isEmpty();
-        assertThat(recovered.putMessage(message("Durable", 0, "new")).isOk()).isTrue();
     }
 
     @Test

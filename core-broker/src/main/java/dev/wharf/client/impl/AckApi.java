@@ -149,7 +149,7 @@ public final class AckApi {
         if (response.body() == null || response.body().length == 0) {
             return List.of();
         }
-        List<MessageExt> messages = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, true);
+        List<MessageExt> messages = BatchDecoding.decode(response.body(), "messages from broker " + brokerName);
         for (MessageExt msg : messages) {
             msg.setBrokerName(brokerName);
         }

@@ -114,7 +114,7 @@ public final class MessageApi {
         PullMessageResponse header = decodeHeader(address, response, PullMessageResponse.class);
         List<MessageExt> messages = List.of();
         if (kind == PullReply.Kind.FOUND && response.body() != null) {
-            List<MessageExt> decoded = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, true);
+            List<MessageExt> decoded = BatchDecoding.decode(response.body(), "PULL_MESSAGE from " + address);
             messages = new ArrayList<>(decoded.size());
             for (MessageExt msg : decoded) {
                 msg.setBrokerName(brokerName);
@@ -147,7 +147,7 @@ public final class MessageApi {
             throw RemotingCalls.refused(address, RequestCode.QUERY_MESSAGE, response);
         }
         return response.body() == null ? List.of()
-                : MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, true);
+                : BatchDecoding.decode(response.body(), "QUERY_MESSAGE from " + address);
     }
 
     /** VIEW_MESSAGE_BY_ID: the record at a commit-log offset. */
