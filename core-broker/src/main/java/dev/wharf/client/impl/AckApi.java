@@ -1,7 +1,6 @@
 package dev.wharf.client.impl;
 
 import dev.wharf.client.ClientException;
-import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
@@ -20,7 +19,6 @@ import dev.wharf.protocol.header.AckHeaders.PeekMessageRequest;
 import dev.wharf.protocol.header.AckHeaders.PeekMessageResponse;
 import dev.wharf.protocol.header.AckHeaders.PopMessageRequest;
 import dev.wharf.protocol.header.AckHeaders.PopMessageResponse;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
