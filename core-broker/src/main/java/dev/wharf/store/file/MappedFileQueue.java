@@ -281,11 +281,13 @@ public final class MappedFileQueue {
             return false;
         }
         long timestamp = file.getStoreTimestamp();
+        int written = file.getWrotePosition();
         int offset = file.flush(leastPages);
         long where = file.getFileFromOffset() + offset;
         boolean moved = where != flushedWhere;
         flushedWhere = where;
-        if (leastPages == 0) {
+        if (leastPages == 0 || offset >= written) {
+            // everything appended up to that time is on disk (recovery trusts records stored before it)
             storeTimestamp = timestamp;
         }
         return moved;

@@ -162,8 +162,9 @@ final class RecoveryScan {
         if (!belowCheckpoint) {
             if (result == RecordValidator.INVALID) {
                 log.warn("Commit log: damaged record at offset {} above the checkpoint (a write torn by the crash);"
-                        + " intact records follow from offset {} but were not known to be on disk: the log is cut"
-                        + " at {}", badAt, resumeAt, badAt);
+                        + " intact records follow from offset {} but were not known to be on disk (stored at {}, last"
+                        + " flush in the checkpoint at {}): the log is cut at {}", badAt, resumeAt, resumeTimestamp,
+                        flushedTimestamp, badAt);
             }
             return Integer.MIN_VALUE;
         }
