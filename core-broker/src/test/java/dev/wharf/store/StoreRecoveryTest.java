@@ -210,6 +210,103 @@ class StoreRecoveryTest {
                 .isEqualTo(MESSAGES / 2);
     }
 
+    private static Path commitLogFile(Path root, long offset) {
+        return root.resolve("commitlog").resolve(MappedFile.fileName(offset - offset % (64 * 1024)));
+    }
+
+    private static void truncate(Path file, long size) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.truncate(size);
+        }
+    }
+
+    @Test
+    void truncatedLastCommitLogFileIsRecoveredToItsLastIntactRecordAndReported() throws IOException {
+        DefaultMessageStore first = open(dir);
+        List<AppendMessageResult> acked = fill(first);
+        first.shutdown();
+        AppendMessageResult lastAcked = acked.get(MESSAGES - 1);
+        long lastFileStart = lastAcked.wroteOffset() - lastAcked.wroteOffset() % (64 * 1024);
+        // cut the last file in the middle of some record
+        int cutIndex = firstRecordInFile(acked, lastFileStart) + 20;
+        long cutAt = acked.get(cutIndex).wroteOffset() + 30;
+        truncate(commitLogFile(dir, lastFileStart), cutAt - lastFileStart);
+
+        DefaultMessageStore recovered = open(dir);
+        assertThat(recovered.getMaxPhyOffset()).isEqualTo(acked.get(cutIndex).wroteOffset());
+        assertThat(recovered.lastRecovery().quarantined()).singleElement().satisfies(e -> {
+            assertThat(e.endOfLog()).isTrue();
+            assertThat(e.offset()).isEqualTo(acked.get(cutIndex).wroteOffset());
+            assertThat(e.reason()).contains("file truncated to " + (cutAt - lastFileStart) + " bytes (expected 65536)");
+        });
+        assertThat(readAll(recovered, "Durable", 0, 0)).containsExactlyElementsOf(expectedBodies(0, cutIndex));
+        assertThat(readAll(recovered, "Durable", 1, 0)).containsExactlyElementsOf(expectedBodies(1, cutIndex));
+        assertThat(Files.size(commitLogFile(dir, lastFileStart))).as("extended again").isEqualTo(64 * 1024);
+        PutMessageResult next = recovered.putMessage(message("Durable", cutIndex % 2, "after the cut"));
+        assertThat(next.appendResult().wroteOffset()).isEqualTo(acked.get(cutIndex).wroteOffset());
+        assertThat(next.appendResult().logicsOffset()).isEqualTo(cutIndex / 2);
+    }
+
+    @Test
+    void truncatedFileInTheMiddleKeepsItsHeadAndEveryLaterFileAndReportsTheLostRange() throws IOException {
+        DefaultMessageStore first = open(dir);
+        List<AppendMessageResult> acked = fill(first);
+        long maxPhy = first.getMaxPhyOffset();
+        first.shutdown();
+        assertThat(maxPhy).as("the test needs two files").isGreaterThan(64 * 1024);
+        int cutIndex = 50;
+        long cutAt = acked.get(cutIndex).wroteOffset() + 7;
+        truncate(commitLogFile(dir, 0), cutAt);
+        int firstOfSecondFile = firstRecordInFile(acked, 64 * 1024);
+
+        DefaultMessageStore recovered = open(dir);
+        assertThat(recovered.getMaxPhyOffset()).isEqualTo(maxPhy);
+        assertThat(recovered.lastRecovery().quarantined()).singleElement().satisfies(e -> {
+            assertThat(e.endOfLog()).isFalse();
+            assertThat(e.offset()).isEqualTo(acked.get(cutIndex).wroteOffset());
+            assertThat(e.offset() + e.length()).isEqualTo(64 * 1024);
+            assertThat(e.reason()).contains("file truncated to " + cutAt + " bytes");
+        });
+        List<List<String>> expected = List.of(new ArrayList<>(), new ArrayList<>());
+        for (int i = 0; i < MESSAGES; i++) {
+            if (i < cutIndex || i >= firstOfSecondFile) {
+                expected.get(i % 2).add("msg-" + i + "-" + "d".repeat(i % 300));
+            }
+        }
+        for (int q = 0; q < 2; q++) {
+            assertThat(readAll(recovered, "Durable", q, 0)).containsExactlyElementsOf(expected.get(q));
+        }
+        assertThat(Files.readString(dir.resolve(QuarantineReport.FILE_NAME))).contains("file truncated");
+        recovered.shutdown();
+
+        // the lost range stays skipped after a clean restart (the report is reloaded)
+        DefaultMessageStore again = open(dir);
+        assertThat(again.stats().quarantinedRangeCount()).isEqualTo(1);
+        assertThat(readAll(again, "Durable", 0, 0)).containsExactlyElementsOf(expected.get(0));
+    }
+
+    @Test
+    void commitLogWrittenWithAnotherFileSizeIsRefusedNamingTheSize() throws IOException {
+        DefaultMessageStore first = open(dir);
+        fill(first);
+        first.shutdown();
+        MessageStoreConfig bigger = smallConfig(dir);
+        bigger.setMappedFileSizeCommitLog(128 * 1024);
+        DefaultMessageStore wrong = new DefaultMessageStore(bigger);
+        assertThatThrownBy(wrong::start).isInstanceOf(IOException.class)
+                .hasMessageContaining("mappedFileSizeCommitLog=65536");
+        assertThat(Files.size(commitLogFile(dir, 0))).as("nothing extended").isEqualTo(64 * 1024);
+    }
+
+    private static int firstRecordInFile(List<AppendMessageResult> acked, long fileStart) {
+        for (int i = 0; i < acked.size(); i++) {
+            if (acked.get(i).wroteOffset() >= fileStart) {
+                return i;
+            }
+        }
+        throw new AssertionError("no record in the file at " + fileStart);
+    }
+
     @Test
     void aSecondStoreOnTheSameFolderFailsAtOnce() throws IOException {
         DefaultMessageStore first = open(dir);
