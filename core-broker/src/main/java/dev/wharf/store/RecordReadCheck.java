@@ -16,11 +16,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides whether a record may leave the store for a consumer. Never served: a record inside a quarantined
- * range. With {@code checkCRCOnRead} (the default) also verified: structure, physical offset and body CRC, and
- * for queue reads that topic, queue id and queue offset are those of the consume-queue unit that led to it. A
- * record failing the check is quarantined (added to the report, so it is checked and logged only once) and
- * skipped; the reader moves past its unit. Error lines are rate-limited to one per
- * {@value #LOG_INTERVAL_SECONDS} seconds, with the count of those not logged.
+ * range. Always verified (a few header reads, no pass over the body): structure and physical offset, and for
+ * queue reads that topic, queue id and queue offset are those of the consume-queue unit that led to it. With
+ * {@code checkCRCOnRead} also the body CRC, which reads every byte once more. A record failing the check is
+ * quarantined (added to the report, so it is checked and logged only once) and skipped; the reader moves past
+ * its unit. Error lines are rate-limited to one per {@value #LOG_INTERVAL_SECONDS} seconds, with the count of
+ * those not logged.
  *
  * <p>Thread-safe; allocation-free for an intact record.
  */
@@ -29,15 +30,15 @@ final class RecordReadCheck {
     private static final Logger log = LoggerFactory.getLogger(RecordReadCheck.class);
     static final int LOG_INTERVAL_SECONDS = 10;
 
-    private final boolean verify;
+    private final boolean checkCrc;
     private final QuarantinedRanges ranges;
     private final QuarantineReport report;
     private final LongAdder skipped = new LongAdder();
     private final AtomicLong nextLogNanos = new AtomicLong(System.nanoTime());
     private final LongAdder unlogged = new LongAdder();
 
-    RecordReadCheck(boolean verify, QuarantinedRanges ranges, QuarantineReport report) {
-        this.verify = verify;
+    RecordReadCheck(boolean checkCrc, QuarantinedRanges ranges, QuarantineReport report) {
+        this.checkCrc = checkCrc;
         this.ranges = ranges;
         this.report = report;
     }
@@ -57,9 +58,6 @@ final class RecordReadCheck {
         if (ranges.overlaps(phyOffset, size)) {
             skipped.increment();
             return false;
-        }
-        if (!verify) {
-            return true;
         }
         ByteBuffer b = record.byteBuffer();
         String problem = verifyRecord(b, size, phyOffset);
@@ -81,9 +79,6 @@ final class RecordReadCheck {
             skipped.increment();
             return false;
         }
-        if (!verify) {
-            return true;
-        }
         String problem = verifyRecord(record.byteBuffer(), record.size(), phyOffset);
         if (problem == null) {
             return true;
@@ -92,9 +87,12 @@ final class RecordReadCheck {
         return false;
     }
 
-    private static String verifyRecord(ByteBuffer b, int size, long phyOffset) {
+    private String verifyRecord(ByteBuffer b, int size, long phyOffset) {
         if (RecordValidator.check(b, 0, size, phyOffset, false) != size) {
             return "damaged record (magic code, sizes or physical offset do not check out)";
+        }
+        if (!checkCrc) {
+            return null;
         }
         int bodyLength = b.getInt(MessageRecord.BODY_LENGTH_OFFSET);
         int expected = b.getInt(MessageRecord.BODY_CRC_OFFSET);

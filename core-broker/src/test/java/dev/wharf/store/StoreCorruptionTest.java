@@ -104,6 +104,7 @@ class StoreCorruptionTest {
         config.setFlushDiskType(FlushDiskType.ASYNC_FLUSH);
         config.setCleanResourceInterval(3_600_000);
         config.setStoreHost("10.1.2.3:10911");
+        config.setCheckCRCOnRead(true);
         return config;
     }
 
