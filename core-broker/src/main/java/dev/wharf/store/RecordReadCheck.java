@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * Decides whether a record may leave the store for a consumer. Never served: a record inside a quarantined
  * range. Always verified (a few header reads, no pass over the body): structure and physical offset, and for
  * queue reads that topic, queue id and queue offset are those of the consume-queue unit that led to it. With
- * {@code checkCRCOnRead} also the body CRC, which reads every byte once more. A record failing the check is
+ * {@code checkCRCOnRead} also the body CRC of queue reads, which reads every byte once more; lookups by
+ * commit-log offset always check it. A record failing the check is
  * quarantined (added to the report, so it is checked and logged only once) and skipped; the reader moves past
  * its unit. Error lines are rate-limited to one per {@value #LOG_INTERVAL_SECONDS} seconds, with the count of
  * those not logged.
@@ -60,7 +61,7 @@ final class RecordReadCheck {
             return false;
         }
         ByteBuffer b = record.byteBuffer();
-        String problem = verifyRecord(b, size, phyOffset);
+        String problem = verifyRecord(b, size, phyOffset, checkCrc);
         if (problem == null && (b.getInt(MessageRecord.QUEUE_ID_OFFSET) != queueId
                 || b.getLong(MessageRecord.QUEUE_OFFSET_OFFSET) != queueOffset || !topicIs(b, topic))) {
             problem = "record does not match its consume-queue entry (" + topic + ", queue " + queueId
@@ -73,13 +74,17 @@ final class RecordReadCheck {
         return false;
     }
 
-    /** Whether a record looked up by its commit-log offset (by id, by key) may be served. */
+    /**
+     * Whether a record looked up by its commit-log offset (by id, by key) may be served. These lookups also feed
+     * the broker's own re-puts (scheduled delivery, retries, dead letters), which would store a damaged body
+     * under a fresh CRC, so the body CRC is always checked here; they are few, so it costs nothing that shows.
+     */
     boolean servable(SelectMappedBufferResult record, long phyOffset) {
         if (ranges.overlaps(phyOffset, record.size())) {
             skipped.increment();
             return false;
         }
-        String problem = verifyRecord(record.byteBuffer(), record.size(), phyOffset);
+        String problem = verifyRecord(record.byteBuffer(), record.size(), phyOffset, true);
         if (problem == null) {
             return true;
         }
@@ -87,11 +92,11 @@ final class RecordReadCheck {
         return false;
     }
 
-    private String verifyRecord(ByteBuffer b, int size, long phyOffset) {
+    private static String verifyRecord(ByteBuffer b, int size, long phyOffset, boolean withCrc) {
         if (RecordValidator.check(b, 0, size, phyOffset, false) != size) {
             return "damaged record (magic code, sizes or physical offset do not check out)";
         }
-        if (!checkCrc) {
+        if (!withCrc) {
             return null;
         }
         int bodyLength = b.getInt(MessageRecord.BODY_LENGTH_OFFSET);
