@@ -210,6 +210,34 @@ class StoreRecoveryTest {
                 .isEqualTo(MESSAGES / 2);
     }
 
+    @Test
+    void aRecordWhoseQueueOffsetCannotBeTrueIsQuarantinedNotDispatched() throws IOException {
+        DefaultMessageStore running = open(dir);
+        List<AppendMessageResult> acked = fill(running);
+        Path crash = dir.resolveSibling(dir.getFileName() + "-header");
+        copyTree(dir, crash);
+        try (var paths = Files.walk(crash.resolve("consumequeue"))) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+        int victim = MESSAGES - 3;
+        AppendMessageResult bad = acked.get(victim);
+        // the body CRC does not cover the header: a flipped high byte of QUEUEOFFSET passes every record check
+        overwrite(crash, 64 * 1024, bad.wroteOffset() + MessageRecord.QUEUE_OFFSET_OFFSET, new byte[] {0x40});
+
+        DefaultMessageStore recovered = open(crash);
+        List<String> expected = expectedBodies(victim % 2, MESSAGES);
+        expected.remove("msg-" + victim + "-" + "d".repeat(victim % 300));
+        assertThat(readAll(recovered, "Durable", victim % 2, 0)).containsExactlyElementsOf(expected);
+        assertThat(recovered.getMaxOffsetInQueue("Durable", victim % 2)).isEqualTo(MESSAGES / 2);
+        assertThat(Files.readString(crash.resolve(QuarantineReport.FILE_NAME)))
+                .contains("\"offset\":" + bad.wroteOffset()).contains("is impossible");
+        long queueBytes;
+        try (var paths = Files.walk(crash.resolve("consumequeue"))) {
+            queueBytes = paths.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+        assertThat(queueBytes).as("no queue was filled up to the garbage offset").isLessThan(1 << 20);
+    }
+
     private static Path commitLogFile(Path root, long offset) {
         return root.resolve("commitlog").resolve(MappedFile.fileName(offset - offset % (64 * 1024)));
     }
