@@ -30,6 +30,8 @@ final class RecordReadCheck {
 
     private static final Logger log = LoggerFactory.getLogger(RecordReadCheck.class);
     static final int LOG_INTERVAL_SECONDS = 10;
+    /** One CRC per reading thread, so a verified read allocates nothing. */
+    private static final ThreadLocal<CRC32> CRC = ThreadLocal.withInitial(CRC32::new);
 
     private final boolean checkCrc;
     private final QuarantinedRanges ranges;
@@ -104,7 +106,8 @@ final class RecordReadCheck {
         if (bodyLength == 0) {
             return expected == 0 ? null : "body CRC mismatch";
         }
-        CRC32 crc = new CRC32();
+        CRC32 crc = CRC.get();
+        crc.reset();
         // the view is the caller's own: move its window over the body, then put it back
         b.limit(MessageRecord.BODY_OFFSET + bodyLength).position(MessageRecord.BODY_OFFSET);
         crc.update(b);
