@@ -170,6 +170,40 @@ class StoreRecoveryTest {
     }
 
     @Test
+    void rebuiltConsumeQueuesLeaveAQuarantinedRecordOutAndKeepTheQueueNumbering() throws IOException {
+        DefaultMessageStore running = open(dir);
+        List<AppendMessageResult> acked = fill(running);
+        running.shutdown();
+        int victim = MESSAGES - 40;
+        AppendMessageResult bad = acked.get(victim);
+        overwrite(dir, 64 * 1024, bad.wroteOffset() + MessageRecord.BODY_OFFSET + 3, new byte[] {'#'});
+        // a crash that lost every consume queue, with a checkpoint from long before: the whole log is validated
+        // and the queues are rebuilt from it
+        new dev.wharf.store.recovery.AbortFile(dir).create();
+        try (StoreCheckpoint cp = StoreCheckpoint.open(dir)) {
+            cp.setCleanShutdownOffset(dev.wharf.store.recovery.CheckpointLayout.RUNNING);
+            cp.setSafeOffset(0);
+            cp.flush();
+        }
+        try (var paths = Files.walk(dir.resolve("consumequeue"))) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+
+        DefaultMessageStore recovered = open(dir);
+        assertThat(recovered.lastRecovery().quarantined()).singleElement()
+                .satisfies(e -> assertThat(e.offset()).isEqualTo(bad.wroteOffset()));
+        List<String> expected = expectedBodies(victim % 2, MESSAGES);
+        expected.remove("msg-" + victim + "-" + "d".repeat(victim % 300));
+        assertThat(readAll(recovered, "Durable", victim % 2, 0)).containsExactlyElementsOf(expected);
+        assertThat(readAll(recovered, "Durable", 1 - victim % 2, 0))
+                .containsExactlyElementsOf(expectedBodies(1 - victim % 2, MESSAGES));
+        assertThat(recovered.getMaxOffsetInQueue("Durable", victim % 2)).as("the numbering keeps its gap")
+                .isEqualTo(MESSAGES / 2);
+        assertThat(recovered.putMessage(message("Durable", victim % 2, "next")).appendResult().logicsOffset())
+                .isEqualTo(MESSAGES / 2);
+    }
+
+    @Test
     void uncleanRestartCutsACorruptedRecordAboveTheCheckpoint() throws IOException {
         DefaultMessageStore running = open(dir);
         List<AppendMessageResult> acked = fill(running);
