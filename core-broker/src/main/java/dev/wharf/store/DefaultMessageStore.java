@@ -345,7 +345,7 @@ public final class DefaultMessageStore implements MessageStore {
 
     @Override
     public long forEachRecord(long fromPhyOffset, Consumer<MessageExt> visitor) {
-        return new CommitLogScanner(commitLog).forEach(fromPhyOffset, visitor);
+        return new CommitLogScanner(commitLog, quarantine.ranges()).forEach(fromPhyOffset, visitor);
     }
 
     @Override

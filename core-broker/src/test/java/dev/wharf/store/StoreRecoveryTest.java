@@ -165,6 +165,10 @@ class StoreRecoveryTest {
         assertThat(Files.readString(crash.resolve(QuarantineReport.FILE_NAME)))
                 .contains("\"offset\":" + bad.wroteOffset()).contains("\"topic\":\"Durable\"");
         assertThat(recovered.stats().quarantinedRangeCount()).isEqualTo(1);
+        List<Long> walked = new ArrayList<>();
+        assertThat(recovered.forEachRecord(0, m -> walked.add(m.getCommitLogOffset())))
+                .as("a commit-log walk jumps over the quarantined record").isEqualTo(recovered.getMaxPhyOffset());
+        assertThat(walked).hasSize(MESSAGES - 1).doesNotContain(bad.wroteOffset());
         assertThat(recovered.putMessage(message("Durable", 0, "new")).appendResult().logicsOffset())
                 .isEqualTo(MESSAGES / 2);
     }
