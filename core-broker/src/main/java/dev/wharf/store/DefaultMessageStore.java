@@ -13,9 +13,12 @@ import dev.wharf.store.commitlog.GroupCommitService;
 import dev.wharf.store.commitlog.RecordFingerprint;
 import dev.wharf.store.commitlog.ReplicaAppendResult;
 import dev.wharf.store.commitlog.ReplicaSlice;
+import dev.wharf.store.commitlog.QuarantinedRanges;
 import dev.wharf.store.dispatch.CommitLogDispatcher;
+import dev.wharf.store.dispatch.DispatchRequest;
 import dev.wharf.store.dispatch.FlushConsumeQueueService;
 import dev.wharf.store.dispatch.ReputMessageService;
+import dev.wharf.store.file.MappedFile;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import dev.wharf.store.health.DiskSpaceGuard;
 import dev.wharf.store.health.StoreHealth;
@@ -26,6 +29,8 @@ import dev.wharf.store.queue.PutUnitStatus;
 import dev.wharf.store.recovery.AbortFile;
 import dev.wharf.store.recovery.CheckpointLayout;
 import dev.wharf.store.recovery.CommitLogRecovery;
+import dev.wharf.store.recovery.QuarantineEntry;
+import dev.wharf.store.recovery.QuarantineReport;
 import dev.wharf.store.recovery.StoreCheckpoint;
 import dev.wharf.store.recovery.StoreLock;
 import java.io.IOException;
@@ -77,6 +82,8 @@ public final class DefaultMessageStore implements ReplicableStore {
     private final MessagePutter putter;
     private final QueueMessageReader reader;
     private final AbortFile abortFile;
+    private final QuarantineReport quarantine;
+    private final RecordReadCheck readCheck;
     private volatile MessageArrivingListener arrivingListener;
     private final StoreHealth health = new StoreHealth();
     private final DiskSpaceGuard diskSpace;
@@ -118,23 +125,17 @@ public final class DefaultMessageStore implements ReplicableStore {
             asyncFlush.setHealth(health);
         }
         this.putter = new MessagePutter(commitLog, groupCommit, stats, config.getStoreHost(), health, diskSpace);
-        this.reader = new QueueMessageReader(commitLog, consumeQueues, index, config, stats, reput::getConfirmedOffset);
+        QuarantinedRanges damaged = new QuarantinedRanges();
+        this.quarantine = new QuarantineReport(root, damaged);
+        this.readCheck = new RecordReadCheck(config.isCheckCRCOnRead(), damaged, quarantine);
+        reput.setQuarantinedRanges(damaged);
+        stats.bindQuarantine(damaged::size, quarantine::recordedCount, readCheck::skippedCount);
+        this.reader = new QueueMessageReader(commitLog, consumeQueues, index, config, stats, reput::getConfirmedOffset,
+                readCheck);
         this.abortFile = new AbortFile(root);
 
-        reput.addDispatcher(request -> {
-            PutUnitStatus status = consumeQueues.findOrCreate(request.topic(), request.queueId()).putUnit(
-                    request.consumeQueueOffset(), request.commitLogOffset(), request.msgSize(), request.tagsCode());
-            if (!status.isStored()) {
-                // never skip: the dispatcher retries this record, and the store refuses puts until it succeeds
-                String what = "consume queue " + request.topic() + "-" + request.queueId() + " could not store unit "
-                        + request.consumeQueueOffset();
-                long usable = diskSpace.usableBytes();
-                String reason = usable >= 0 && usable < CONSUME_QUEUE_ROOM
-                        ? diskSpace.noRoom(CONSUME_QUEUE_ROOM, null) + " (" + what + ")"
-                        : what + " (the file could not be created or mapped; see the log)";
-                throw new UncheckedIOException(reason, new IOException(what));
-            }
-        });
+        reput.addDispatcher(new QueueUnitDispatcher(consumeQueues, this::quarantineUndispatchable,
+                this::unitNotStored));
         if (config.isMessageIndexEnable()) {
             reput.addDispatcher(index::buildIndex);
         }
@@ -164,9 +165,11 @@ public final class DefaultMessageStore implements ReplicableStore {
             commitLog.load();
             consumeQueues.load();
             index.load(lastExitOk);
+            quarantine.load();
             CommitLogRecovery.Result recovered =
                     CommitLogRecovery.recover(commitLog, checkpoint, lastExitOk, config.isCheckCRCOnRecover());
             lastRecovery = recovered;
+            recordQuarantined(recovered);
             consumeQueues.recover();
             consumeQueues.truncateDirty(recovered.maxPhyOffset());
             index.truncate(recovered.maxPhyOffset());
@@ -212,6 +215,43 @@ public final class DefaultMessageStore implements ReplicableStore {
             throw new IOException("Could not rebuild the consume queues and index from the commit log (stuck at"
                     + " offset " + reput.getReputFromOffset() + " on " + StoreHealth.describe(e) + "). If the disk"
                     + " holding " + root + " is full, free space on it and start again.", e);
+        }
+    }
+
+    /** Lists what recovery skipped or lost in the quarantine report; forgets ranges past the new end. */
+    private void recordQuarantined(CommitLogRecovery.Result recovered) {
+        quarantine.cut(recovered.maxPhyOffset());
+        for (QuarantineEntry entry : recovered.quarantined()) {
+            if (quarantine.record(entry)) {
+                log.error("Recovery {} {} (listed in {})", entry.endOfLog() ? "lost" : "skipped and quarantined",
+                        entry.summary(), quarantine.path());
+            }
+        }
+    }
+
+    /** A record whose header cannot be true is never dispatched: it is quarantined (dispatch thread). */
+    /**
+     * A consume-queue unit that could not be stored. Never skipped: the dispatcher retries the record, and the
+     * store refuses puts until it gets past.
+     */
+    private void unitNotStored(DispatchRequest request) {
+        String what = "consume queue " + request.topic() + "-" + request.queueId() + " could not store unit "
+                + request.consumeQueueOffset();
+        long usable = diskSpace.usableBytes();
+        String reason = usable >= 0 && usable < CONSUME_QUEUE_ROOM
+                ? diskSpace.noRoom(CONSUME_QUEUE_ROOM, null) + " (" + what + ")"
+                : what + " (the file could not be created or mapped; see the log)";
+        throw new UncheckedIOException(reason, new IOException(what));
+    }
+
+    private void quarantineUndispatchable(DispatchRequest request, String problem) {
+        long phy = request.commitLogOffset();
+        int fileSize = config.getMappedFileSizeCommitLog();
+        QuarantineEntry entry = new QuarantineEntry(phy, request.msgSize(), MappedFile.fileName(phy - phy % fileSize),
+                phy % fileSize, "damaged record header: " + problem, "dispatch", request.topic(), request.queueId(),
+                request.consumeQueueOffset(), request.uniqKey(), false);
+        if (quarantine.record(entry)) {
+            log.error("Record not dispatched, quarantined: {} (listed in {})", entry.summary(), quarantine.path());
         }
     }
 
@@ -327,6 +367,7 @@ public final class DefaultMessageStore implements ReplicableStore {
     }
 
     private void closeFiles() {
+        quarantine.close();
         if (checkpoint != null) {
             checkpoint.close();
             checkpoint = null;
@@ -373,7 +414,7 @@ public final class DefaultMessageStore implements ReplicableStore {
 
     @Override
     public long forEachRecord(long fromPhyOffset, Consumer<MessageExt> visitor) {
-        return new CommitLogScanner(commitLog).forEach(fromPhyOffset, visitor);
+        return new CommitLogScanner(commitLog, quarantine.ranges()).forEach(fromPhyOffset, visitor);
     }
 
     @Override
@@ -414,7 +455,7 @@ public final class DefaultMessageStore implements ReplicableStore {
 
     @Override
     public SelectMappedBufferResult selectOneMessageByOffset(long commitLogOffset) {
-        return commitLog.selectOneMessage(commitLogOffset);
+        return reader.selectOneMessage(commitLogOffset);
     }
 
     @Override

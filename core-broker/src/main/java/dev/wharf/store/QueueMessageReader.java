@@ -36,10 +36,15 @@ final class QueueMessageReader {
     private final MessageStoreConfig config;
     private final StoreStats stats;
     private final LongSupplier confirmedOffset;
+    private final RecordReadCheck check;
 
-    /** @param confirmedOffset the dispatcher's confirmed offset: units at or past it are not served yet */
+    /**
+     * @param confirmedOffset the dispatcher's confirmed offset: units at or past it are not served yet
+     * @param check           decides whether a record may leave the store
+     */
     QueueMessageReader(CommitLog commitLog, ConsumeQueueStore queues, IndexService index, MessageStoreConfig config,
-            StoreStats stats, LongSupplier confirmedOffset) {
+            StoreStats stats, LongSupplier confirmedOffset, RecordReadCheck check) {
+        this.check = check;
         this.commitLog = commitLog;
         this.queues = queues;
         this.index = index;
@@ -120,6 +125,10 @@ final class QueueMessageReader {
                 if (record == null) {
                     removed++;
                     continue;
+                }
+                if (!check.servable(record, phy, topic, queueId, offset + i)) {
+                    record.release();
+                    continue; // damaged: the consumer moves past its unit
                 }
                 if (f != MessageFilter.ALL && !f.isMatchedByCommitLog(record.byteBuffer().asReadOnlyBuffer())) {
                     record.release();
@@ -244,8 +253,18 @@ final class QueueMessageReader {
         return -1;
     }
 
-    MessageExt lookMessageByOffset(long commitLogOffset) {
+    /** The record at a commit-log offset when it is intact and may be served, else null. */
+    SelectMappedBufferResult selectOneMessage(long commitLogOffset) {
         SelectMappedBufferResult record = commitLog.selectOneMessage(commitLogOffset);
+        if (record != null && !check.servable(record, commitLogOffset)) {
+            record.release();
+            return null;
+        }
+        return record;
+    }
+
+    MessageExt lookMessageByOffset(long commitLogOffset) {
+        SelectMappedBufferResult record = selectOneMessage(commitLogOffset);
         if (record == null) {
             return null;
         }
@@ -267,7 +286,7 @@ final class QueueMessageReader {
             if (phy >= confirmed) {
                 continue;
             }
-            SelectMappedBufferResult record = commitLog.selectOneMessage(phy);
+            SelectMappedBufferResult record = selectOneMessage(phy);
             if (record == null) {
                 continue;
             }

@@ -17,11 +17,20 @@ public final class StoreStats {
     private final LongAdder forces;
     private final LongSupplier dispatchBehindBytes;
     private final LongSupplier dispatchedMessages;
+    private volatile LongSupplier quarantinedRanges = () -> 0;
+    private volatile LongSupplier quarantinedSinceStart = () -> 0;
+    private volatile LongSupplier damagedReadsSkipped = () -> 0;
 
     StoreStats(LongAdder forces, LongSupplier dispatchBehindBytes, LongSupplier dispatchedMessages) {
         this.forces = forces;
         this.dispatchBehindBytes = dispatchBehindBytes;
         this.dispatchedMessages = dispatchedMessages;
+    }
+
+    void bindQuarantine(LongSupplier ranges, LongSupplier sinceStart, LongSupplier readsSkipped) {
+        this.quarantinedRanges = ranges;
+        this.quarantinedSinceStart = sinceStart;
+        this.damagedReadsSkipped = readsSkipped;
     }
 
     void recordPut(int messages, int bytes) {
@@ -81,10 +90,25 @@ public final class StoreStats {
         return dispatchedMessages.getAsLong();
     }
 
+    /** Damaged commit-log ranges known (from the quarantine report, recovery and reads): never served. */
+    public long quarantinedRangeCount() {
+        return quarantinedRanges.getAsLong();
+    }
+
+    /** Damaged ranges found since start (by recovery or by reads). */
+    public long quarantinedSinceStartCount() {
+        return quarantinedSinceStart.getAsLong();
+    }
+
+    /** Reads that skipped a record because it was damaged or quarantined. */
+    public long damagedReadSkipCount() {
+        return damagedReadsSkipped.getAsLong();
+    }
+
     @Override
     public String toString() {
         return "StoreStats{puts=" + putMessageCount() + ", bytes=" + putBytes() + ", putFailures=" + putFailureCount()
                 + ", flushes=" + flushCount() + ", flushTimeouts=" + flushTimeoutCount() + ", gets=" + getMessageCount()
-                + ", dispatchBehindBytes=" + dispatchBehindBytes() + "}";
+                + ", dispatchBehindBytes=" + dispatchBehindBytes() + ", quarantinedRanges=" + quarantinedRangeCount() + "}";
     }
 }

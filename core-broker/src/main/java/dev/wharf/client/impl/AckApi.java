@@ -1,7 +1,6 @@
 package dev.wharf.client.impl;
 
 import dev.wharf.client.ClientException;
-import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
@@ -20,7 +19,6 @@ import dev.wharf.protocol.header.AckHeaders.PeekMessageRequest;
 import dev.wharf.protocol.header.AckHeaders.PeekMessageResponse;
 import dev.wharf.protocol.header.AckHeaders.PopMessageRequest;
 import dev.wharf.protocol.header.AckHeaders.PopMessageResponse;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -155,7 +153,7 @@ public final class AckApi {
         if (response.body() == null || response.body().length == 0) {
             return List.of();
         }
-        List<MessageExt> messages = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, false);
+        List<MessageExt> messages = BatchDecoding.decode(response.body(), "messages from broker " + brokerName);
         for (MessageExt msg : messages) {
             msg.setBrokerName(brokerName);
         }

@@ -117,7 +117,7 @@ public final class MessageApi {
         PullMessageResponse header = decodeHeader(address, response, PullMessageResponse.class);
         List<MessageExt> messages = List.of();
         if (kind == PullReply.Kind.FOUND && response.body() != null) {
-            List<MessageExt> decoded = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, false);
+            List<MessageExt> decoded = BatchDecoding.decode(response.body(), "PULL_MESSAGE from " + address);
             messages = new ArrayList<>(decoded.size());
             for (MessageExt msg : decoded) {
                 msg.setBrokerName(brokerName);
@@ -154,7 +154,7 @@ public final class MessageApi {
         if (response.body() == null) {
             return List.of();
         }
-        List<MessageExt> found = MessageDecoder.decodeAll(ByteBuffer.wrap(response.body()), true, false);
+        List<MessageExt> found = BatchDecoding.decode(response.body(), "QUERY_MESSAGE from " + address);
         found.removeIf(msg -> !bodies.inflate(address, msg));
         return found;
     }

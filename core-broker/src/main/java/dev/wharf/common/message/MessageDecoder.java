@@ -262,17 +262,12 @@ public final class MessageDecoder {
         return msg;
     }
 
-    /** Decodes every record of a buffer holding whole records back to back (a pull result). */
+    /**
+     * Decodes every record of a buffer holding whole records back to back (a pull result); a bad record is
+     * left out (see {@link MessageBatchDecoder}, which also says what was wrong).
+     */
     public static List<MessageExt> decodeAll(ByteBuffer buffer, boolean readBody, boolean inflate) {
-        List<MessageExt> out = new ArrayList<>();
-        while (buffer.remaining() > 0) {
-            MessageExt msg = decode(buffer, readBody, inflate);
-            if (msg == null) {
-                break;
-            }
-            out.add(msg);
-        }
-        return out;
+        return MessageBatchDecoder.decode(buffer, readBody, inflate).messages();
     }
 
     public static byte[] deflate(byte[] body, int level) {

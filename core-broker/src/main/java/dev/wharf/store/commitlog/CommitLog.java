@@ -74,8 +74,14 @@ public final class CommitLog {
         this.health = health;
     }
 
-    /** Maps the existing files; recovery then decides where the log really ends. */
+    /**
+     * Maps the existing files; recovery then decides where the log really ends. A file shorter than the file
+     * size is taken as truncated (extended, and listed in the queue's short files for recovery) unless it is
+     * complete at its own size, which means the store was written with another file size.
+     */
     public void load() throws IOException {
+        ShortFileCheck.rejectOtherFileSize(mappedFileQueue.getStorePath(), fileSize);
+        mappedFileQueue.setAcceptShortFiles(true);
         mappedFileQueue.load();
     }
 

@@ -11,17 +11,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Walks the commit log record by record from an offset, decoding each message without its body: the
  * sequential read behind start-up scans such as the scheduler's "what did I already deliver" check. Blank
- * file ends lead to the next file; an invalid record ends the walk (recovery already cut the log at the first
- * one, so this only happens at a torn tail being written right now). Stateless; thread-safe.
+ * file ends lead to the next file; quarantined ranges (damage recovery or reads found) are jumped over; any
+ * other invalid record ends the walk (only a torn tail being written right now). Stateless; thread-safe.
  */
 public final class CommitLogScanner {
 
     private static final Logger log = LoggerFactory.getLogger(CommitLogScanner.class);
 
     private final CommitLog commitLog;
+    private final QuarantinedRanges quarantined;
 
     public CommitLogScanner(CommitLog commitLog) {
+        this(commitLog, new QuarantinedRanges());
+    }
+
+    /** @param quarantined damaged ranges the walk jumps over */
+    public CommitLogScanner(CommitLog commitLog, QuarantinedRanges quarantined) {
         this.commitLog = commitLog;
+        this.quarantined = quarantined;
     }
 
     /**
@@ -62,6 +69,10 @@ public final class CommitLogScanner {
         int pos = 0;
         while (pos < limit && offset + pos < end) {
             long recordOffset = offset + pos;
+            long skipTo = quarantined.endOfRangeAt(recordOffset);
+            if (skipTo > recordOffset) {
+                return skipTo;
+            }
             int size = RecordValidator.check(buffer, pos, limit, recordOffset, false);
             if (size > 0) {
                 MessageExt msg = MessageDecoder.decode(buffer.duplicate().position(pos), false, false);

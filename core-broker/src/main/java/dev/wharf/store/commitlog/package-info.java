@@ -5,5 +5,8 @@
  * ({@link dev.wharf.store.commitlog.RecordEncoder}, one per thread) and hold the lock only to assign offsets and
  * copy; reads never take it. Flushing runs on its own thread: {@link dev.wharf.store.commitlog.FlushCommitLogService}
  * (async) or {@link dev.wharf.store.commitlog.GroupCommitService} (sync, one force per group of waiting puts).
+ * {@link dev.wharf.store.commitlog.RecordValidator} and {@link dev.wharf.store.commitlog.RecordResync} tell intact
+ * records from damaged bytes; {@link dev.wharf.store.commitlog.QuarantinedRanges} holds the damaged ranges no
+ * reader or dispatcher may touch.
  */
 package dev.wharf.store.commitlog;

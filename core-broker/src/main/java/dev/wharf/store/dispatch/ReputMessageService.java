@@ -4,6 +4,7 @@ import dev.wharf.common.message.MessageRecord;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.common.util.ServiceThread;
 import dev.wharf.store.commitlog.CommitLog;
+import dev.wharf.store.commitlog.QuarantinedRanges;
 import dev.wharf.store.commitlog.RecordValidator;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import dev.wharf.store.health.StoreHealth;
@@ -64,6 +65,8 @@ public final class ReputMessageService extends ServiceThread {
     private long retryAtNanos;
     /** The highest commit-log offset that may be dispatched (replication's confirm offset); null = no limit. */
     private volatile LongSupplier dispatchLimit;
+    /** Damaged ranges recovery or readers found: never dispatched, jumped over. */
+    private volatile QuarantinedRanges quarantined = new QuarantinedRanges();
 
     public ReputMessageService(CommitLog commitLog, long pollMillis) {
         this(commitLog, pollMillis, new StoreHealth());
@@ -92,6 +95,11 @@ public final class ReputMessageService extends ServiceThread {
      */
     public void addConfirmedDispatcher(CommitLogDispatcher dispatcher) {
         confirmedDispatchers.add(dispatcher);
+    }
+
+    /** The damaged commit-log ranges to jump over (set before the first dispatch). */
+    public void setQuarantinedRanges(QuarantinedRanges ranges) {
+        this.quarantined = ranges;
     }
 
     public List<CommitLogDispatcher> dispatchers() {
@@ -280,13 +288,31 @@ public final class ReputMessageService extends ServiceThread {
         reputFromOffset = nextFileStart;
     }
 
+    /** Skips a quarantined range; a batch it cuts short is made visible with the records it has left. */
+    private void jumpOver(long from, long to) {
+        log.warn("Commit-log range [{}, {}) is quarantined as damaged; not dispatched", from, to);
+        if (insideBatch) {
+            confirm(null, false, to);
+        }
+        confirmedOffset = to;
+        reputFromOffset = to;
+    }
+
     /** Dispatches the records of one slice; false when it must stop (invalid record). */
     private boolean dispatchSlice(SelectMappedBufferResult data, long offset) {
         ByteBuffer buffer = data.byteBuffer();
         int limit = data.size();
         int pos = 0;
+        QuarantinedRanges skip = quarantined;
         while (pos < limit) {
             long recordOffset = offset + pos;
+            if (!skip.isEmpty()) {
+                long skipTo = skip.endOfRangeAt(recordOffset);
+                if (skipTo > recordOffset) {
+                    jumpOver(recordOffset, skipTo);
+                    return true;
+                }
+            }
             int size = RecordValidator.check(buffer, pos, limit, recordOffset, false);
             if (size > 0) {
                 DispatchRequest request = DispatchRequestDecoder.decode(buffer, pos, recordOffset);

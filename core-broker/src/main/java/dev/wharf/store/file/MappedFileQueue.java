@@ -34,6 +34,9 @@ public final class MappedFileQueue {
     private volatile int reserveStep;
     private volatile String lastCreateFailure;
     private volatile boolean durableZeroFill;
+    /** Whether {@link #load()} keeps files shorter than the file size (see {@link #setAcceptShortFiles}). */
+    private volatile boolean acceptShortFiles;
+    private final List<ShortFile> shortFiles = new CopyOnWriteArrayList<>();
 
     public MappedFileQueue(Path storePath, int mappedFileSize) {
         if (mappedFileSize <= 0) {
@@ -102,7 +105,13 @@ public final class MappedFileQueue {
             long expectedOffset = -1;
             for (Path p : files) {
                 long size = Files.size(p);
-                if (size != mappedFileSize) {
+                if (size < mappedFileSize && acceptShortFiles) {
+                    // mapping extends it with zeros; recovery finds what is left of its records
+                    shortFiles.add(new ShortFile(p, MappedFile.parseOffset(p.getFileName().toString()), size,
+                            mappedFileSize));
+                    log.warn("Store file {} is {} bytes, shorter than the file size {}: it was truncated; extending it"
+                            + " and recovering its records up to the cut", p, size, mappedFileSize);
+                } else if (size != mappedFileSize) {
                     throw new IOException("Store file " + p + " is " + size + " bytes but the configured file size is "
                             + mappedFileSize + "; start with the file size the store was written with.");
                 }
@@ -131,6 +140,19 @@ public final class MappedFileQueue {
             MappedFile last = loaded.get(loaded.size() - 1);
             flushedWhere = last.getFileFromOffset() + mappedFileSize;
         }
+    }
+
+    /**
+     * Lets {@link #load()} accept files shorter than the file size instead of refusing to start: it extends
+     * them and lists them in {@link #shortFiles()} for recovery to deal with. Longer files are still refused.
+     */
+    public void setAcceptShortFiles(boolean accept) {
+        this.acceptShortFiles = accept;
+    }
+
+    /** The files {@link #load()} found shorter than the file size (empty unless accepted). */
+    public List<ShortFile> shortFiles() {
+        return List.copyOf(shortFiles);
     }
 
     public Path getStorePath() {
@@ -303,11 +325,13 @@ public final class MappedFileQueue {
             return false;
         }
         long timestamp = file.getStoreTimestamp();
+        int written = file.getWrotePosition();
         int offset = file.flush(leastPages);
         long where = file.getFileFromOffset() + offset;
         boolean moved = where != flushedWhere;
         flushedWhere = where;
-        if (leastPages == 0) {
+        if (leastPages == 0 || offset >= written) {
+            // everything appended up to that time is on disk (recovery trusts records stored before it)
             storeTimestamp = timestamp;
         }
         return moved;

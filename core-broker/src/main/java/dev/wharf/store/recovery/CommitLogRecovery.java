@@ -1,27 +1,27 @@
 package dev.wharf.store.recovery;
 
-import dev.wharf.common.message.MessageRecord;
-import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.store.commitlog.CommitLog;
-import dev.wharf.store.commitlog.RecordValidator;
 import dev.wharf.store.file.MappedFile;
 import dev.wharf.store.file.MappedFileQueue;
-import dev.wharf.store.file.SelectMappedBufferResult;
+import dev.wharf.store.file.ShortFile;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Finds where the commit log really ends after the files are mapped, and cuts it there.
+ * Finds where the commit log really ends after the files are mapped, cuts it there, and lists what in its
+ * middle is damaged.
  *
  * <ul>
  *   <li>Clean restart (no abort file, valid checkpoint with a clean-shutdown offset that lies in the last
- *       file and is followed by unwritten bytes): trusts the checkpoint; nothing is scanned, so a store of any
- *       size reopens in milliseconds.</li>
+ *       file and is followed by unwritten bytes, no truncated file): trusts the checkpoint; nothing is
+ *       scanned, so a store of any size reopens in milliseconds.</li>
  *   <li>Otherwise: validates records (magic, sizes, physical offset, body CRC) from the start of the file
- *       holding the checkpoint's safe offset, and truncates at the first record that is not intact. Records
- *       below the safe offset were on disk together with their consume-queue and index entries when the
- *       checkpoint was written, so they are not scanned again.</li>
+ *       holding the checkpoint's safe offset (and every truncated file before it). Damage below the
+ *       checkpoint is skipped and reported ({@link RecoveryScan}); damage above it is a torn write and ends
+ *       the log. Records below the safe offset were on disk together with their consume-queue and index
+ *       entries when the checkpoint was written, so they are not scanned again: damage there is caught when
+ *       the record is read.</li>
  *   <li>Atomic batches: when the valid part ends inside a batch (its closing record is missing or damaged),
  *       the log is cut at the batch's first record, so a batch is either all there or not at all.</li>
  * </ul>
@@ -40,8 +40,15 @@ public final class CommitLogRecovery {
      *                     complete below it, and dispatchers skip what they already hold above it)
      * @param scanned      whether records were validated (false: trusted the clean-shutdown checkpoint)
      * @param truncated    whether an invalid record or an incomplete atomic batch was found and the log cut there
+     * @param quarantined  damaged ranges skipped in the middle of the log (and data lost at its end below the
+     *                     checkpoint), in log order; empty when everything was intact
      */
-    public record Result(long maxPhyOffset, long dispatchFrom, boolean scanned, boolean truncated) {
+    public record Result(long maxPhyOffset, long dispatchFrom, boolean scanned, boolean truncated,
+            List<QuarantineEntry> quarantined) {
+
+        public Result {
+            quarantined = List.copyOf(quarantined);
+        }
     }
 
     private CommitLogRecovery() {
@@ -50,14 +57,15 @@ public final class CommitLogRecovery {
     public static Result recover(CommitLog commitLog, StoreCheckpoint checkpoint, boolean lastExitOk, boolean checkCrc) {
         MappedFileQueue files = commitLog.mappedFileQueue();
         if (files.isEmpty()) {
-            return new Result(0, 0, false, false);
+            return new Result(0, 0, false, false, List.of());
         }
-        if (lastExitOk && checkpoint.wasLoadedValid()) {
+        List<ShortFile> shortFiles = files.shortFiles();
+        if (lastExitOk && checkpoint.wasLoadedValid() && shortFiles.isEmpty()) {
             long clean = checkpoint.getCleanShutdownOffset();
             if (isPlausibleEnd(files, clean)) {
                 files.truncateDirtyFiles(clean, false);
                 log.info("Clean restart: commit log ends at {} (from the checkpoint)", clean);
-                return new Result(clean, clean, false, false);
+                return new Result(clean, clean, false, false, List.of());
             }
             log.warn("Clean shutdown recorded but the checkpoint's end {} does not match the commit-log files; validating",
                     clean);
@@ -71,20 +79,66 @@ public final class CommitLogRecovery {
         if (startFile == null) {
             startFile = safe >= files.getMaxOffset() ? files.getLastMappedFile() : files.getFirstMappedFile();
         }
-        ScanOutcome outcome = scan(files, startFile, checkCrc);
-        files.truncateDirtyFiles(outcome.end);
+        List<MappedFile> all = files.getMappedFiles();
+        int startIndex = all.indexOf(startFile);
+        RecoveryScan scan = new RecoveryScan(all, checkCrc, flushPoint(checkpoint),
+                checkpoint.wasLoadedValid() ? checkpoint.getPhysicMsgTimestamp() : 0, shortFiles);
+        // a truncated file below the start is not otherwise looked at: its lost tail must be found and reported
+        for (ShortFile s : shortFiles) {
+            int index = indexOf(all, s.fileFromOffset());
+            if (index >= 0 && index < startIndex) {
+                long end = scan.scanFile(index);
+                if (end >= 0) {
+                    log.error("Commit log: truncated file {} ends inside an atomic batch at {}; its records after the"
+                            + " cut are lost", s.path(), end);
+                }
+            }
+        }
+        long end = startFile.getFileFromOffset();
+        for (int i = startIndex; i < all.size(); i++) {
+            long stop = scan.scanFile(i);
+            if (stop >= 0) {
+                end = stop;
+                break;
+            }
+            end = all.get(i).getFileFromOffset() + all.get(i).getFileSize();
+        }
+        files.truncateDirtyFiles(end);
         // the safe offset may sit inside a record; the file start is the nearest boundary below it
-        long dispatchFrom = Math.min(startFile.getFileFromOffset(), outcome.end);
-        if (outcome.invalidAt >= 0) {
-            log.warn("Commit log: record at offset {} is not intact (torn or corrupt); truncated the log there", outcome.invalidAt);
+        long dispatchFrom = Math.min(startFile.getFileFromOffset(), end);
+        if (scan.invalidAt >= 0) {
+            log.warn("Commit log: record at offset {} is not intact (torn or corrupt); truncated the log there",
+                    scan.invalidAt);
         }
-        if (outcome.cutBatch >= 0) {
+        if (scan.cutBatch >= 0) {
             log.warn("Commit log: the atomic batch starting at offset {} did not reach the disk whole; dropped all of it",
-                    outcome.cutBatch);
+                    scan.cutBatch);
         }
-        log.info("Recovered commit log from offset {}: ends at {}, dispatch resumes at {}", startFile.getFileFromOffset(),
-                outcome.end, dispatchFrom);
-        return new Result(outcome.end, dispatchFrom, true, outcome.invalidAt >= 0 || outcome.cutBatch >= 0);
+        for (ShortFile s : shortFiles) {
+            log.warn("Commit-log file {} was truncated: {} bytes of {} expected; its records up to the cut at offset"
+                    + " {} are kept (see the quarantine report for what was lost)", s.path(), s.actualSize(),
+                    s.expectedSize(), s.dataEnd());
+        }
+        log.info("Recovered commit log from offset {}: ends at {}, dispatch resumes at {}, {} damaged range(s) skipped",
+                startFile.getFileFromOffset(), end, dispatchFrom, scan.entries.size());
+        return new Result(end, dispatchFrom, true, scan.invalidAt >= 0 || scan.cutBatch >= 0, scan.entries);
+    }
+
+    /** Below this offset the commit log was on disk when the checkpoint was written; -1 when unknown. */
+    private static long flushPoint(StoreCheckpoint checkpoint) {
+        if (!checkpoint.wasLoadedValid()) {
+            return -1;
+        }
+        return Math.max(checkpoint.getSafeOffset(), checkpoint.getCleanShutdownOffset());
+    }
+
+    private static int indexOf(List<MappedFile> files, long fileFromOffset) {
+        for (int i = 0; i < files.size(); i++) {
+            if (files.get(i).getFileFromOffset() == fileFromOffset) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static boolean isPlausibleEnd(MappedFileQueue files, long offset) {
@@ -99,66 +153,5 @@ public final class CommitLogRecovery {
         }
         // past the end nothing may be written: a record there means the checkpoint is stale
         return last.getLong(pos) == 0L;
-    }
-
-    /**
-     * @param end       where the valid log ends
-     * @param invalidAt offset of the damaged record that ended it, or -1
-     * @param cutBatch  offset of the incomplete atomic batch the log was cut back to, or -1
-     */
-    private record ScanOutcome(long end, long invalidAt, long cutBatch) {
-
-        static ScanOutcome endingAt(long end, long invalidAt, long openBatchStart) {
-            return openBatchStart >= 0 ? new ScanOutcome(openBatchStart, invalidAt, openBatchStart)
-                    : new ScanOutcome(end, invalidAt, -1);
-        }
-    }
-
-    /**
-     * Validates records from {@code startFile} on. A batch (records carrying INNER_BATCH_CONTINUES, closed by
-     * one without it) counts only as a whole: when the log ends inside one, it ends at the batch's first record.
-     * A batch never spans files, so a file start is always outside any batch.
-     */
-    private static ScanOutcome scan(MappedFileQueue files, MappedFile startFile, boolean checkCrc) {
-        List<MappedFile> all = files.getMappedFiles();
-        int index = all.indexOf(startFile);
-        long end = startFile.getFileFromOffset();
-        for (int i = index; i < all.size(); i++) {
-            MappedFile file = all.get(i);
-            SelectMappedBufferResult data = file.selectMappedBuffer(0);
-            if (data == null) {
-                return new ScanOutcome(file.getFileFromOffset(), -1, -1);
-            }
-            long openBatchStart = -1;
-            try {
-                int limit = data.size();
-                int pos = 0;
-                int result = RecordValidator.NO_RECORD;
-                while (pos < limit) {
-                    long recordOffset = file.getFileFromOffset() + pos;
-                    result = RecordValidator.check(data.byteBuffer(), pos, limit, recordOffset, checkCrc);
-                    if (result <= 0) {
-                        break;
-                    }
-                    boolean continues = MessageSysFlag.batchContinues(
-                            data.byteBuffer().getInt(pos + MessageRecord.SYS_FLAG_OFFSET));
-                    if (!continues) {
-                        openBatchStart = -1;
-                    } else if (openBatchStart < 0) {
-                        openBatchStart = recordOffset;
-                    }
-                    pos += result;
-                }
-                if ((result == RecordValidator.BLANK || pos >= limit) && openBatchStart < 0) {
-                    end = file.getFileFromOffset() + file.getFileSize();
-                    continue;
-                }
-                long stopAt = file.getFileFromOffset() + pos;
-                return ScanOutcome.endingAt(stopAt, result == RecordValidator.INVALID ? stopAt : -1, openBatchStart);
-            } finally {
-                data.release();
-            }
-        }
-        return new ScanOutcome(end, -1, -1);
     }
 }

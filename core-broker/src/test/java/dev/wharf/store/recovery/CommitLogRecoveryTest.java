@@ -190,6 +190,98 @@ class CommitLogRecoveryTest {
         assertThat(r.dispatchFrom()).isEqualTo(safe - safe % FILE_SIZE);
     }
 
+    private void checkpointAt(long safe, long flushedTimestamp) throws IOException {
+        try (StoreCheckpoint cp = StoreCheckpoint.open(dir)) {
+            cp.setSafeOffset(safe);
+            cp.setPhysicMsgTimestamp(flushedTimestamp);
+            cp.flush();
+        }
+    }
+
+    @Test
+    void corruptedBodyBelowTheSafeOffsetIsSkippedAndEverythingAfterItKept() throws IOException {
+        List<Long> offsets = write(120);
+        long end = offsets.get(120);
+        long victim = offsets.get(115);
+        assertThat(victim).as("in the file holding the safe offset, which recovery scans")
+                .isGreaterThanOrEqualTo(end - end % FILE_SIZE);
+        checkpointAt(end, 0);
+        poke(victim + MessageRecord.BODY_OFFSET + 2, (byte) 'X');
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.truncated()).isFalse();
+        assertThat(r.maxPhyOffset()).isEqualTo(end);
+        assertThat(r.quarantined()).singleElement().satisfies(e -> {
+            assertThat(e.offset()).isEqualTo(victim);
+            assertThat(e.length()).isEqualTo(offsets.get(116) - victim);
+            assertThat(e.topic()).isEqualTo("Recover");
+            assertThat(e.reason()).contains("body CRC");
+        });
+        assertThat(log.selectOneMessage(offsets.get(116))).isNotNull().satisfies(s -> s.release());
+    }
+
+    @Test
+    void damageAboveTheSafeOffsetIsSkippedWhenLaterRecordsWereFlushedBeforeTheCheckpoint() throws IOException {
+        List<Long> offsets = write(120);
+        long victim = offsets.get(90);
+        checkpointAt(0, Long.MAX_VALUE);
+        poke(victim + MessageRecord.TOTAL_SIZE_OFFSET + 3, (byte) 0x7F);
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.maxPhyOffset()).isEqualTo(offsets.get(120));
+        assertThat(r.quarantined()).singleElement().satisfies(e -> assertThat(e.offset()).isEqualTo(victim));
+    }
+
+    @Test
+    void zeroedHoleBelowTheSafeOffsetIsSkipped() throws IOException {
+        List<Long> offsets = write(120);
+        long end = offsets.get(120);
+        checkpointAt(end, 0);
+        assertThat(offsets.get(110)).isGreaterThanOrEqualTo(end - end % FILE_SIZE);
+        long from = offsets.get(110) + 11;
+        long to = offsets.get(113) - 5;
+        zero(from, to);
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.maxPhyOffset()).isEqualTo(end);
+        assertThat(r.quarantined()).singleElement().satisfies(e -> {
+            assertThat(e.offset()).isEqualTo(offsets.get(110));
+            assertThat(e.offset() + e.length()).isEqualTo(offsets.get(113));
+        });
+    }
+
+    @Test
+    void damagedBlankRecordAtAFileEndCostsNoMessage() throws IOException {
+        List<Long> offsets = write(120);
+        long end = offsets.get(120);
+        int lastInFirstFile = 0;
+        while (offsets.get(lastInFirstFile + 1) < FILE_SIZE) {
+            lastInFirstFile++;
+        }
+        // the blank record starts where the last record of the first file ends
+        long blankAt = offsets.get(lastInFirstFile) + sizeAt(offsets.get(lastInFirstFile));
+        assertThat(blankAt).isLessThan(FILE_SIZE);
+        checkpointAt(0, Long.MAX_VALUE);
+        poke(blankAt + MessageRecord.MAGIC_CODE_OFFSET, (byte) 1);
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.maxPhyOffset()).isEqualTo(end);
+        assertThat(r.quarantined()).singleElement().satisfies(e -> {
+            assertThat(e.offset()).isEqualTo(blankAt);
+            assertThat(e.offset() + e.length()).isEqualTo(FILE_SIZE);
+        });
+    }
+
+    /** TOTALSIZE of the record at {@code offset}, read from the file. */
+    private int sizeAt(long offset) throws IOException {
+        Path file = dir.resolve("commitlog").resolve(dev.wharf.store.file.MappedFile.fileName(offset - offset % FILE_SIZE));
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer b = ByteBuffer.allocate(4);
+            ch.read(b, offset % FILE_SIZE);
+            return b.getInt(0);
+        }
+    }
+
     @Test
     void emptyLogRecoversToZero() throws IOException {
         CommitLog log = reopen();
