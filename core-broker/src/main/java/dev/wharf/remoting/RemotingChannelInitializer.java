@@ -1,9 +1,9 @@
 package dev.wharf.remoting;
 
 import dev.wharf.common.util.RateLimitedLog;
+import dev.wharf.remoting.codec.PartialFrameBudget;
 import dev.wharf.remoting.codec.RemotingCommandDecoder;
 import dev.wharf.remoting.codec.RemotingCommandEncoder;
-import dev.wharf.remoting.codec.PartialFrameBudget;
 import dev.wharf.remoting.codec.RemotingFrameDecoder;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler.Sharable;
@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  *   idle -> frameDecoder -> commandDecoder -> (commandEncoder) -> handler
  * </pre>
  * Stateless handlers are shared by all connections; the frame decoder and the idle timer are per
- * connection.
+ * connection, the frame decoders sharing the endpoint's budget for unfinished frames.
  */
 @Sharable
 final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
@@ -31,7 +31,9 @@ final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
     private final RemotingCommandEncoder commandEncoder = new RemotingCommandEncoder();
     private final RemotingChannelHandler handler;
     private final PartialFrameBudget frameBudget;
-    private final RateLimitedLog frameWarnings = RateLimitedLog.of(LoggerFactory.getLogger(RemotingFrameDecoder.class));
+    /** Close lines of all the endpoint's frame decoders share one limiter, so a flood of connections is bounded. */
+    private final RateLimitedLog frameWarnings =
+            RateLimitedLog.of(LoggerFactory.getLogger(RemotingFrameDecoder.class));
 
     /** @param frameBudget the bytes of unfinished frames all connections of the endpoint may hold together */
     RemotingChannelInitializer(NettyEndpointConfig config, InvokeSupport invoke, RequestDispatcher dispatcher,

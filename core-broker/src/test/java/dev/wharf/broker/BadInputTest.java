@@ -3,15 +3,21 @@ package dev.wharf.broker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.wharf.common.ZlibBombs;
+import dev.wharf.common.message.Message;
+import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageProperties;
+import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.body.BatchMessageCodec;
 import dev.wharf.protocol.header.MessageHeaders.PullMessageRequest;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
 import dev.wharf.protocol.header.RouteHeaders.CreateTopicRequest;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -168,5 +174,24 @@ class BadInputTest {
         assertThat(r.remark()).contains("batch");
         RemotingCommand tags = client.send("B", 0, new byte[] {1}, Map.of(MessageProperties.TAGS, "ok"));
         assertThat(tags.code()).isEqualTo(ResponseCode.SUCCESS);
+    }
+
+    @Test
+    void compressedBodiesThatInflateTooFarOrNotAtAllAreIllegal() throws Exception {
+        SendMessageRequest broken = new SendMessageRequest("pg", "Zip", 0, 0, MessageSysFlag.COMPRESSED, 0L, 0, null,
+                0, null, false);
+        RemotingCommand notZlib = client.invoke(RequestCode.SEND_MESSAGE, broken, new byte[] {1, 2, 3, 4});
+        assertThat(notZlib.code()).isEqualTo(ResponseCode.MESSAGE_ILLEGAL);
+        assertThat(notZlib.remark()).contains("flagged compressed", "not a complete zlib stream");
+
+        // the header's compressed flag covers every entry of a batch: each must inflate within maxMessageSize
+        SendMessageRequest batch = new SendMessageRequest("pg", "Zip", 0, 0, MessageSysFlag.COMPRESSED, 0L, 0, null,
+                0, null, true);
+        byte[] entries = BatchMessageCodec.encode(List.of(new Message("Zip", MessageDecoder.deflate(new byte[100], 5)),
+                new Message("Zip", ZlibBombs.zeros(2))));
+        RemotingCommand bomb = client.invoke(RequestCode.SEND_BATCH_MESSAGE, batch, entries);
+        assertThat(bomb.code()).isEqualTo(ResponseCode.MESSAGE_ILLEGAL);
+        assertThat(bomb.remark()).contains("Message 2 of the batch", "inflates to more than 262144 bytes",
+                "(maxMessageSize)");
     }
 }

@@ -8,6 +8,7 @@ import dev.wharf.broker.group.SubscriptionGroupManager;
 import dev.wharf.broker.longpolling.HeldPullRequest;
 import dev.wharf.broker.longpolling.PullRequestHoldService;
 import dev.wharf.broker.topic.TopicConfigManager;
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.TopicConfig;
@@ -36,6 +37,8 @@ import org.slf4j.LoggerFactory;
 public final class PopMessageProcessor implements RequestProcessor {
 
     private static final Logger log = LoggerFactory.getLogger(PopMessageProcessor.class);
+    /** A failing ack log or store fails every pop: one line per interval, not one per request. */
+    private final RateLimitedLog warnings = RateLimitedLog.of(log);
     /** Extra scans a pop that may not wait gets when its scans stop at the budget. */
     static final int IMMEDIATE_ROUNDS = 8;
 
@@ -133,8 +136,8 @@ public final class PopMessageProcessor implements RequestProcessor {
         // with SYNC_FLUSH the leases are answered once their log record is on disk
         outcome.logged().whenComplete((ignored, failure) -> {
             if (failure != null) {
-                log.warn("The leases of a pop of {} on {} could not be logged: {}", pop.command.group(),
-                        pop.command.topic(), failure.toString());
+                warnings.warn("not-logged", "The leases of a pop of {} on {} could not be logged: {}",
+                        pop.command.group(), pop.command.topic(), failure.toString());
             }
             pop.channel.writeResponse(response);
         });
@@ -176,7 +179,8 @@ public final class PopMessageProcessor implements RequestProcessor {
                 try {
                     response = run(pop);
                 } catch (RuntimeException e) {
-                    log.warn("A held pop from {} failed when run again: {}", pop.channel.remoteAddress(), e.toString());
+                    warnings.warn("held-failed", "A held pop from {} failed when run again: {}",
+                            pop.channel.remoteAddress(), e.toString());
                     response = ProcessorSupport.answer(pop.request, ResponseCode.SYSTEM_ERROR, e.getMessage());
                 }
                 if (response != null) {

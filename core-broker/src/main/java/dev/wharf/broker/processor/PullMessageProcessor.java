@@ -15,6 +15,7 @@ import dev.wharf.broker.offset.PullTracker;
 import dev.wharf.broker.topic.TopicConfigManager;
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.TopicValidator;
+import dev.wharf.common.util.RateLimitedLog;
 import dev.wharf.filter.InvalidSelectorException;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.ResponseCode;
@@ -55,6 +56,8 @@ import org.slf4j.LoggerFactory;
 public final class PullMessageProcessor implements RequestProcessor {
 
     private static final Logger log = LoggerFactory.getLogger(PullMessageProcessor.class);
+    /** A failing store fails every held pull: one line per interval, not one per request. */
+    private final RateLimitedLog warnings = RateLimitedLog.of(log);
 
     private final BrokerConfig config;
     private final MessageStore store;
@@ -237,7 +240,8 @@ public final class PullMessageProcessor implements RequestProcessor {
                 try {
                     response = pull(channel, request, false);
                 } catch (Exception e) {
-                    log.warn("A held pull from {} failed when run again: {}", channel.remoteAddress(), e.toString());
+                    warnings.warn("held-failed", "A held pull from {} failed when run again: {}",
+                            channel.remoteAddress(), e.toString());
                     response = ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR, e.getMessage());
                 }
                 if (response != null) {
