@@ -68,15 +68,16 @@ public final class SessionQueues {
     /**
      * Sends a message of a transaction: to the session's queue of the topic like {@link #send}, but without moving
      * to another broker (a transaction's messages stay on one broker). A topic without a route (it does not exist
-     * yet) is sent to with "client chooses"; the answer names the queue the message will be committed to, which
-     * becomes the session's queue, so the next transactions keep to it while the route is still unknown.
+     * yet) is sent to with "broker chooses"; the answer to a half message does not say which queue the broker
+     * chose, so the next messages of the topic may go to another queue: only the first transaction to a new topic
+     * can therefore be consumed out of order.
      */
     public SendResult send(Producer producer, LocalTransaction transaction, Message message, String groupId)
             throws ClientException, InterruptedException {
         String topic = message.getTopic();
         MessageQueue mq = choose(routedQueues(producer, topic), topic, groupId);
         if (mq == null) {
-            return remember(topic, groupId, transaction.send(message));
+            return transaction.send(message);
         }
         return transaction.send(message, mq);
     }

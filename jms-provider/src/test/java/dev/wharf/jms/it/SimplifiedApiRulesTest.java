@@ -154,9 +154,9 @@ class SimplifiedApiRulesTest {
     }
 
     /**
-     * The destination exists before the transaction (the warm-up). Without it, the first transaction's first
-     * message to a destination the broker creates on that send can be consumed last when other tests ran on the
-     * broker before; CONFORMANCE.md lists this as a known gap.
+     * The destination exists before the transaction (the warm-up). Without it, the first message of the first
+     * transaction to a new destination can land in another queue than the rest (the broker chooses it and does not
+     * say which); CONFORMANCE.md lists this as a known gap.
      */
     @Test
     void aTransactedContextsMessagesArriveInSendOrder() {
