@@ -16,6 +16,7 @@ import dev.wharf.store.file.SelectMappedBufferResult;
 import dev.wharf.store.index.IndexService;
 import dev.wharf.store.queue.ConsumeQueue;
 import dev.wharf.store.queue.ConsumeQueueStore;
+import dev.wharf.store.queue.QueueManifest;
 import dev.wharf.store.recovery.AbortFile;
 import dev.wharf.store.recovery.CheckpointLayout;
 import dev.wharf.store.recovery.CommitLogRecovery;
@@ -75,6 +76,10 @@ public final class DefaultMessageStore implements MessageStore {
     private volatile boolean running;
     private CommitLogRecovery.Result lastRecovery;
     private boolean used;
+    /** Serializes manifest writes (periodic, topic deletion, shutdown). */
+    private final Object manifestLock = new Object();
+    /** Confirmed dispatch offset the last manifest was written at. */
+    private volatile long lastManifestOffset = -1;
 
     public DefaultMessageStore(MessageStoreConfig config) {
         config.validate();
@@ -84,7 +89,8 @@ public final class DefaultMessageStore implements MessageStore {
                 config.getMaxMessageSize());
         commitLog.setWritable(false);
         commitLog.mappedFileQueue().setWarmNewFiles(config.isWarmMapedFileEnable());
-        this.consumeQueues = new ConsumeQueueStore(root.resolve("consumequeue"), config.getMappedFileSizeConsumeQueue());
+        this.consumeQueues = new ConsumeQueueStore(root.resolve("consumequeue"), config.getMappedFileSizeConsumeQueue(),
+                config.getMaxMappedConsumeQueues(), config.getConsumeQueueIdleUnmapMillis());
         this.index = new IndexService(root.resolve("index"), config.getMaxHashSlotNum(), config.getMaxIndexNum());
         this.reput = new ReputMessageService(commitLog, 100);
         this.stats = new StoreStats(forces, reput::behindBytes, reput::dispatchedCount);
@@ -114,6 +120,11 @@ public final class DefaultMessageStore implements MessageStore {
             }
         });
         commitLog.setAppendListener(reput::wakeup);
+        // a queue's next offset is read from its consume queue when first needed, so a start opens no queue
+        commitLog.setQueueOffsetSource((topic, queueId) -> {
+            ConsumeQueue cq = consumeQueues.find(topic, queueId);
+            return cq == null ? 0L : cq.getMaxOffsetInQueue();
+        });
     }
 
     @Override
@@ -129,29 +140,46 @@ public final class DefaultMessageStore implements MessageStore {
             boolean lastExitOk = !abortFile.exists();
             checkpoint = StoreCheckpoint.open(root);
             commitLog.load();
-            consumeQueues.load();
-            index.load(lastExitOk);
+            QueueManifest manifest = QueueManifest.read(manifestPath());
+            boolean indexUnreadable = false;
+            try {
+                index.load(lastExitOk);
+            } catch (IOException e) {
+                log.warn("The message index cannot be opened ({}); it is rebuilt from the commit log", e.getMessage());
+                indexUnreadable = true;
+            }
             CommitLogRecovery.Result recovered =
                     CommitLogRecovery.recover(commitLog, checkpoint, lastExitOk, config.isCheckCRCOnRecover());
             lastRecovery = recovered;
-            consumeQueues.recover();
-            consumeQueues.truncateDirty(recovered.maxPhyOffset());
+            boolean exactManifest = manifest != null && lastExitOk && manifest.clean() && !recovered.scanned()
+                    && manifest.dispatchedOffset() == recovered.maxPhyOffset();
+            List<ConsumeQueue> damaged = DerivedDataCheck.registerQueues(consumeQueues, manifest, exactManifest,
+                    recovered.maxPhyOffset() <= Math.max(0, commitLog.getMinOffset()));
+            if (!exactManifest) {
+                consumeQueues.truncateDirty(recovered.maxPhyOffset());
+            }
             index.truncate(recovered.maxPhyOffset());
+            boolean rebuildIndex = indexUnreadable || indexEndsShort(manifest, recovered.maxPhyOffset());
+            DerivedDataCheck.Outcome checked = DerivedDataCheck.rebuild(commitLog, consumeQueues, index,
+                    config.isMessageIndexEnable(), damaged, rebuildIndex, manifest, lastExitOk, recovered);
 
             abortFile.create();
             checkpoint.setCleanShutdownOffset(CheckpointLayout.RUNNING);
             checkpoint.flush();
 
-            // re-dispatch what the consume queues and index miss, then derive the next queue offsets from them
-            reput.setReputFromOffset(recovered.dispatchFrom());
+            // re-dispatch what the consume queues and index miss; queue offsets come from the queues when needed
+            reput.setReputFromOffset(checked.dispatchFrom());
             reput.doReput();
-            restoreQueueOffsets();
+            commitLog.clearQueueOffsets();
+            if (checked.writeManifest()) {
+                writeManifest(false);
+            }
             startServices();
             commitLog.setWritable(true);
             running = true;
-            log.info("Store started at {}: commit log [{}, {}), {} topic(s) with queues, {} recovery", root,
-                    commitLog.getMinOffset(), commitLog.getMaxOffset(), consumeQueues.all().size(),
-                    lastExitOk ? "clean" : "crash");
+            log.info("Store started at {}: commit log [{}, {}), {} queue(s) in {} topic(s), {} mapped, {} recovery",
+                    root, commitLog.getMinOffset(), commitLog.getMaxOffset(), consumeQueues.queueCount(),
+                    consumeQueues.all().size(), consumeQueues.mappedQueueCount(), lastExitOk ? "clean" : "crash");
         } catch (IOException | RuntimeException e) {
             releaseAfterFailedStart();
             throw e;
@@ -173,12 +201,48 @@ public final class DefaultMessageStore implements MessageStore {
         closeFiles();
     }
 
-    private void restoreQueueOffsets() {
-        commitLog.clearQueueOffsets();
-        for (Map.Entry<String, Map<Integer, ConsumeQueue>> topic : consumeQueues.all().entrySet()) {
-            for (Map.Entry<Integer, ConsumeQueue> queue : topic.getValue().entrySet()) {
-                commitLog.setQueueOffset(topic.getKey(), queue.getKey(), queue.getValue().getMaxOffsetInQueue());
+    private Path manifestPath() {
+        return root.resolve(QueueManifest.FILE_NAME);
+    }
+
+    /**
+     * Whether index files are gone: the manifest saw the index reach a message the commit log still holds, and
+     * the index files now end below it.
+     */
+    private boolean indexEndsShort(QueueManifest manifest, long commitLogEnd) {
+        if (manifest == null || !config.isMessageIndexEnable()) {
+            return false;
+        }
+        long recorded = manifest.indexedOffset();
+        long stored = index.lastStoredPhyOffset();
+        if (recorded >= 0 && recorded >= commitLog.getMinOffset() && recorded < commitLogEnd && stored < recorded) {
+            log.warn("The message index ends at commit-log offset {} but reached {} before the stop (index files"
+                    + " are missing); it is rebuilt from the commit log", stored, recorded);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Writes the queue manifest: every queue's ends, checked at the next start. {@code clean} only at a clean
+     * stop, when the ends are exact.
+     */
+    private void writeManifest(boolean clean) {
+        synchronized (manifestLock) {
+            long dispatched = reput.getConfirmedOffset(); // before the ends: they cover at least this
+            try {
+                consumeQueues.manifest(dispatched, index.lastStoredPhyOffset(), clean).write(manifestPath());
+                lastManifestOffset = dispatched;
+            } catch (IOException | RuntimeException e) {
+                log.error("Could not write the queue manifest {}; the next start checks the queues against the older"
+                        + " one", manifestPath(), e);
             }
+        }
+    }
+
+    private void writeManifestIfChanged() {
+        if (reput.getConfirmedOffset() != lastManifestOffset) {
+            writeManifest(false);
         }
     }
 
@@ -202,6 +266,8 @@ public final class DefaultMessageStore implements MessageStore {
         scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("wharf-store-cleanup"));
         scheduler.scheduleWithFixedDelay(this::cleanOnce, config.getCleanResourceInterval(),
                 config.getCleanResourceInterval(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::writeManifestIfChanged, config.getQueueManifestInterval(),
+                config.getQueueManifestInterval(), TimeUnit.MILLISECONDS);
     }
 
     private void cleanOnce() {
@@ -246,6 +312,7 @@ public final class DefaultMessageStore implements MessageStore {
             log.error("Could not write the final checkpoint; the next start validates the commit log", e);
             complete = false;
         }
+        writeManifest(complete);
         consumeQueues.shutdown();
         index.shutdown();
         commitLog.shutdown();
@@ -400,6 +467,10 @@ public final class DefaultMessageStore implements MessageStore {
         for (String topic : topics) {
             consumeQueues.deleteTopic(topic);
             commitLog.removeQueueOffsets(topic);
+        }
+        if (running && !topics.isEmpty()) {
+            // a start after a crash must not take the deleted queues for missing ones and rebuild them
+            writeManifest(false);
         }
     }
 
