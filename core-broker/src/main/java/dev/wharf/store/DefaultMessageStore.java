@@ -23,6 +23,7 @@ import dev.wharf.store.recovery.CommitLogRecovery;
 import dev.wharf.store.recovery.StoreCheckpoint;
 import dev.wharf.store.recovery.StoreLock;
 import java.io.IOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -233,6 +234,8 @@ public final class DefaultMessageStore implements MessageStore {
             try {
                 consumeQueues.manifest(dispatched, index.lastStoredPhyOffset(), clean).write(manifestPath());
                 lastManifestOffset = dispatched;
+            } catch (ClosedByInterruptException e) {
+                log.debug("Manifest write interrupted (shutdown writes it again)");
             } catch (IOException | RuntimeException e) {
                 log.error("Could not write the queue manifest {}; the next start checks the queues against the older"
                         + " one", manifestPath(), e);
@@ -514,6 +517,11 @@ public final class DefaultMessageStore implements MessageStore {
     /** Adds a dispatcher after the store's own ones; call before {@link #start()} (tests). */
     void addDispatcher(CommitLogDispatcher dispatcher) {
         reput.addDispatcher(dispatcher);
+    }
+
+    /** Consume queues whose files are mapped now (tests, diagnostics). */
+    int mappedQueueCount() {
+        return consumeQueues.mappedQueueCount();
     }
 
     /** The commit-log offset below which everything has been dispatched (tests, diagnostics). */
