@@ -138,6 +138,7 @@ public final class DefaultMessageStore implements MessageStore {
         Files.createDirectories(root);
         lock = StoreLock.acquire(root);
         try {
+            long t0 = System.nanoTime();
             boolean lastExitOk = !abortFile.exists();
             checkpoint = StoreCheckpoint.open(root);
             commitLog.load();
@@ -149,11 +150,13 @@ public final class DefaultMessageStore implements MessageStore {
                 log.warn("The message index cannot be opened ({}); it is rebuilt from the commit log", e.getMessage());
                 indexUnreadable = true;
             }
+            long t1 = System.nanoTime();
             CommitLogRecovery.Result recovered =
                     CommitLogRecovery.recover(commitLog, checkpoint, lastExitOk, config.isCheckCRCOnRecover());
             lastRecovery = recovered;
             boolean exactManifest = manifest != null && lastExitOk && manifest.clean() && !recovered.scanned()
                     && manifest.dispatchedOffset() == recovered.maxPhyOffset();
+            long t2 = System.nanoTime();
             List<ConsumeQueue> damaged = DerivedDataCheck.registerQueues(consumeQueues, manifest, exactManifest,
                     recovered.maxPhyOffset() <= Math.max(0, commitLog.getMinOffset()));
             if (!exactManifest) {
@@ -161,9 +164,11 @@ public final class DefaultMessageStore implements MessageStore {
             }
             index.truncate(recovered.maxPhyOffset());
             boolean rebuildIndex = indexUnreadable || indexEndsShort(manifest, recovered.maxPhyOffset());
+            long t3 = System.nanoTime();
             DerivedDataCheck.Outcome checked = DerivedDataCheck.rebuild(commitLog, consumeQueues, index,
                     config.isMessageIndexEnable(), damaged, rebuildIndex, manifest, lastExitOk, recovered);
 
+            long t3b = System.nanoTime();
             abortFile.create();
             checkpoint.setCleanShutdownOffset(CheckpointLayout.RUNNING);
             checkpoint.flush();
@@ -171,6 +176,7 @@ public final class DefaultMessageStore implements MessageStore {
             // re-dispatch what the consume queues and index miss; queue offsets come from the queues when needed
             reput.setReputFromOffset(checked.dispatchFrom());
             reput.doReput();
+            long t4 = System.nanoTime();
             commitLog.clearQueueOffsets();
             if (checked.writeManifest()) {
                 writeManifest(false);
@@ -178,9 +184,11 @@ public final class DefaultMessageStore implements MessageStore {
             startServices();
             commitLog.setWritable(true);
             running = true;
-            log.info("Store started at {}: commit log [{}, {}), {} queue(s) in {} topic(s), {} mapped, {} recovery",
+            log.info("Store started at {}: commit log [{}, {}), {} queue(s) in {} topic(s), {} mapped, {} recovery;"
+                    + " load {} ms, commit-log recovery {} ms, queue check {} ms, rebuild {} ms, dispatch {} ms",
                     root, commitLog.getMinOffset(), commitLog.getMaxOffset(), consumeQueues.queueCount(),
-                    consumeQueues.all().size(), consumeQueues.mappedQueueCount(), lastExitOk ? "clean" : "crash");
+                    consumeQueues.all().size(), consumeQueues.mappedQueueCount(), lastExitOk ? "clean" : "crash",
+                    millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, t3b), millis(t3b, t4));
         } catch (IOException | RuntimeException e) {
             releaseAfterFailedStart();
             throw e;
@@ -200,6 +208,10 @@ public final class DefaultMessageStore implements MessageStore {
         }
         commitLog.shutdown();
         closeFiles();
+    }
+
+    private static long millis(long fromNanos, long toNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(toNanos - fromNanos);
     }
 
     private Path manifestPath() {

@@ -2,6 +2,7 @@ package dev.wharf.store.queue;
 
 import dev.wharf.common.TopicValidator;
 import dev.wharf.store.file.MappedFile;
+import java.io.File;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -15,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -213,31 +215,31 @@ public final class ConsumeQueueStore {
      * {@code stat} per file, no mapping).
      */
     public List<ConsumeQueue> findMissingOrShort() {
-        List<ConsumeQueue> damaged = new ArrayList<>();
-        for (ConsumeQueue q : queues()) {
-            long first = q.firstFileByte();
-            long end = q.endByte();
-            if (first < 0 || end <= first) {
-                continue;
-            }
-            for (long start = first; start < end; start += mappedFileSize) {
-                Path file = q.directory().resolve(MappedFile.fileName(start));
-                long size;
-                try {
-                    size = Files.size(file);
-                } catch (IOException e) {
-                    size = -1;
-                }
-                if (size != mappedFileSize) {
-                    log.warn("Consume queue {}-{}: file {} is {} (units up to {} expected)", q.topic(), q.queueId(),
-                            file.getFileName(), size < 0 ? "missing" : "short: " + size + " of " + mappedFileSize
-                                    + " bytes", ConsumeQueueUnit.unitIndex(end));
-                    damaged.add(q);
-                    break;
-                }
+        List<ConsumeQueue> all = new ArrayList<>();
+        queues().forEach(all::add);
+        // one stat per file; both cores, since a start with 100,000 queues waits for them
+        return all.parallelStream().filter(this::missingOrShort).collect(Collectors.toList());
+    }
+
+    private boolean missingOrShort(ConsumeQueue q) {
+        long first = q.firstFileByte();
+        long end = q.endByte();
+        if (first < 0 || end <= first) {
+            return false;
+        }
+        File dir = q.directory().toFile();
+        for (long start = first; start < end; start += mappedFileSize) {
+            String name = MappedFile.fileName(start);
+            // File.length is a bare stat: 0 for a missing file, which is as damaged as a short one
+            long size = new File(dir, name).length();
+            if (size != mappedFileSize) {
+                log.warn("Consume queue {}-{}: file {} is {} (units up to {} expected)", q.topic(), q.queueId(), name,
+                        size == 0 ? "missing or empty" : "short: " + size + " of " + mappedFileSize + " bytes",
+                        ConsumeQueueUnit.unitIndex(end));
+                return true;
             }
         }
-        return damaged;
+        return false;
     }
 
     /**
@@ -343,12 +345,16 @@ public final class ConsumeQueueStore {
     }
 
     /**
-     * Flushes every open queue that has at least {@code leastPages} dirty pages (0: any dirty byte), forces the
-     * files of queues unmapped since the last flush, and unmaps the queues idle for too long.
+     * Flushes every open queue that has at least {@code leastPages} dirty pages (0: any dirty byte), and unmaps
+     * the queues idle for too long. A complete flush ({@code leastPages} 0, the one after which the checkpoint
+     * moves) also forces the files of queues unmapped since the last one: one force per file, so they are
+     * gathered rather than forced every round.
      */
     public void flush(int leastPages) {
         forEach(queue -> queue.flush(leastPages));
-        mappings.forceClosed();
+        if (leastPages == 0) {
+            mappings.forceClosed();
+        }
         mappings.closeIdle(System.currentTimeMillis());
     }
 

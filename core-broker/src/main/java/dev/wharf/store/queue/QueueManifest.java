@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedOutputStream;
@@ -82,9 +83,15 @@ public record QueueManifest(long dispatchedOffset, long indexedOffset, int fileS
         int count = b.getInt(ENTRY_COUNT_OFFSET);
         List<Entry> entries = new ArrayList<>(count);
         b.position(HEADER_SIZE).limit(bytes.length - CRC_SIZE);
+        String topic = "";
+        byte[] topicBytes = new byte[0];
         for (int i = 0; i < count; i++) {
             int length = Short.toUnsignedInt(b.getShort());
-            String topic = new String(bytes, b.position(), length, StandardCharsets.UTF_8);
+            // queues of a topic are written together: one String per topic, not per queue
+            if (!Arrays.equals(topicBytes, 0, topicBytes.length, bytes, b.position(), b.position() + length)) {
+                topicBytes = Arrays.copyOfRange(bytes, b.position(), b.position() + length);
+                topic = new String(topicBytes, StandardCharsets.UTF_8);
+            }
             b.position(b.position() + length);
             entries.add(new Entry(topic, b.getInt(), b.getLong(), b.getLong(), b.getLong(), b.getLong()));
         }
