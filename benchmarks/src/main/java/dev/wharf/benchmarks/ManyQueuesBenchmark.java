@@ -120,12 +120,17 @@ public final class ManyQueuesBenchmark {
                 "-Xmx" + xmx, "-cp", System.getProperty("java.class.path"), ManyQueuesBenchmark.class.getName(),
                 "child", store.toString(), Integer.toString(topics), Integer.toString(queues), mode,
                 Integer.toString(cqUnits));
-        Path err = baseDir.resolve(mode + ".log");
-        Process process = new ProcessBuilder(command).redirectError(err.toFile()).start();
+        Path err = baseDir.resolve(mode + "-" + System.currentTimeMillis() + ".log");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         Map<String, String> values = new LinkedHashMap<>();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
+                StandardCharsets.UTF_8)); var log = Files.newBufferedWriter(err)) {
             for (String line = out.readLine(); line != null; line = out.readLine()) {
+                log.write(line);
+                log.newLine();
+                if (line.contains("Store started")) {
+                    System.out.println(mode + ": " + line.substring(line.indexOf("Store started")));
+                }
                 if (line.equals("READY")) {
                     process.destroyForcibly(); // SIGKILL: an unclean stop
                     break;

@@ -495,7 +495,7 @@ public final class ConsumeQueue {
 
     /**
      * Deletes leading files (never the last) whose units all point below {@code minPhyOffset}, then corrects
-     * the min offset. A closed queue whose messages all lie at or above that offset is left closed.
+     * the min offset. A closed queue with a single file is answered from its ends where they tell enough.
      *
      * @return how many files were deleted
      */
