@@ -59,8 +59,8 @@ public final class ConsumeQueue {
     private final ReentrantLock openClose = new ReentrantLock();
     /** Operations running now; the queue is closed only at zero. */
     private final AtomicInteger users = new AtomicInteger();
-    /** Owned by the writer: one reusable unit, so a put allocates nothing. */
-    private final ByteBuffer unitBuffer = ByteBuffer.allocate(SIZE);
+    /** Owned by the writer: one reusable unit, so a put allocates nothing; made on the first put. */
+    private ByteBuffer unitBuffer;
     /** The mapped files while open, null while closed. */
     private volatile MappedFileQueue files;
     /** Whether the fields below are exact (else the files are scanned when they open). */
@@ -275,10 +275,15 @@ public final class ConsumeQueue {
             throw new IllegalStateException("consume queue " + topic + "-" + queueId + " would write unit " + index
                     + " at byte " + (file.getFileFromOffset() + file.getWrotePosition()));
         }
-        unitBuffer.clear();
-        ConsumeQueueUnit.write(unitBuffer, phyOffset, size, tagsCode);
-        unitBuffer.flip();
-        return file.append(unitBuffer);
+        ByteBuffer unit = unitBuffer;
+        if (unit == null) {
+            unit = ByteBuffer.allocate(SIZE);
+            unitBuffer = unit;
+        }
+        unit.clear();
+        ConsumeQueueUnit.write(unit, phyOffset, size, tagsCode);
+        unit.flip();
+        return file.append(unit);
     }
 
     /** First readable unit number. */

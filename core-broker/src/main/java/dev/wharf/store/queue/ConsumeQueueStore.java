@@ -46,6 +46,8 @@ public final class ConsumeQueueStore {
     /** Default of {@code consumeQueueIdleUnmapMillis}. */
     public static final long DEFAULT_IDLE_UNMAP_MILLIS = 300_000;
 
+    private static final String FIRST_FILE_NAME = MappedFile.fileName(0);
+
     private final Path rootDir;
     private final int mappedFileSize;
     private final ConcurrentMap<String, ConcurrentMap<Integer, ConsumeQueue>> table = new ConcurrentHashMap<>();
@@ -200,13 +202,24 @@ public final class ConsumeQueueStore {
                     + manifest.fileSize() + " but it is configured as " + mappedFileSize
                     + "; start with the file size the store was written with.");
         }
+        String topic = null;
+        Path topicDir = null;
+        ConcurrentMap<Integer, ConsumeQueue> queues = null;
         for (QueueManifest.Entry e : manifest.entries()) {
-            if (checkTopicName(e.topic()) != null || e.queueId() < 0) {
+            // entries come grouped by topic: the name is checked and the directory resolved once per topic
+            if (!e.topic().equals(topic)) {
+                topic = e.topic();
+                boolean valid = checkTopicName(topic) == null;
+                topicDir = valid ? rootDir.resolve(topic) : null;
+                queues = valid ? table.computeIfAbsent(topic, t -> new ConcurrentHashMap<>()) : null;
+            }
+            if (queues == null || e.queueId() < 0) {
                 continue;
             }
-            ConsumeQueue queue = newQueue(e.topic(), e.queueId(), true);
+            ConsumeQueue queue = new ConsumeQueue(topic, e.queueId(), topicDir.resolve(Integer.toString(e.queueId())),
+                    mappedFileSize, mappings, true);
             queue.restoreEnds(e.minOffset(), e.firstFile(), e.end(), e.lastPhyEnd(), exact);
-            table.computeIfAbsent(e.topic(), t -> new ConcurrentHashMap<>()).put(e.queueId(), queue);
+            queues.put(e.queueId(), queue);
         }
     }
 
@@ -227,11 +240,11 @@ public final class ConsumeQueueStore {
         if (first < 0 || end <= first) {
             return false;
         }
-        File dir = q.directory().toFile();
+        String dir = q.directory().toString() + File.separatorChar;
         for (long start = first; start < end; start += mappedFileSize) {
-            String name = MappedFile.fileName(start);
+            String name = start == 0 ? FIRST_FILE_NAME : MappedFile.fileName(start);
             // File.length is a bare stat: 0 for a missing file, which is as damaged as a short one
-            long size = new File(dir, name).length();
+            long size = new File(dir + name).length();
             if (size != mappedFileSize) {
                 log.warn("Consume queue {}-{}: file {} is {} (units up to {} expected)", q.topic(), q.queueId(), name,
                         size == 0 ? "missing or empty" : "short: " + size + " of " + mappedFileSize + " bytes",
