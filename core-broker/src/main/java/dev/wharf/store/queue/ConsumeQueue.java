@@ -11,10 +11,6 @@ import dev.wharf.store.queue.QueueScan.Unit;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongUnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,17 +48,10 @@ public final class ConsumeQueue {
 
     private final String topic;
     private final int queueId;
-    private final Path directory;
     private final int mappedFileSize;
-    private final QueueMappings mappings;
-    /** Serializes opening and closing; never held while units are read or written. */
-    private final ReentrantLock openClose = new ReentrantLock();
-    /** Operations running now; the queue is closed only at zero. */
-    private final AtomicInteger users = new AtomicInteger();
+    private final QueueFiles handle;
     /** Owned by the writer: one reusable unit, so a put allocates nothing; made on the first put. */
     private ByteBuffer unitBuffer;
-    /** The mapped files while open, null while closed. */
-    private volatile MappedFileQueue files;
     /** Whether the fields below are exact (else the files are scanned when they open). */
     private volatile boolean endsKnown;
     /** First readable unit number. */
@@ -75,10 +64,6 @@ public final class ConsumeQueue {
     private volatile long firstFileByte = -1;
     /** Units pointing at or past this commit-log offset are dropped when the queue next opens. */
     private volatile long truncateAt = NO_TRUNCATION;
-    /** Time of the last use (epoch millis), for choosing whom to close. */
-    private volatile long lastUsed;
-    /** An open failure was logged; do not repeat it for every request. */
-    private volatile boolean openFailureLogged;
 
     /**
      * A queue used on its own, with no limit on mapped queues, whose files live in {@code queueDir}. Files
@@ -98,9 +83,8 @@ public final class ConsumeQueue {
         checkFileSize(mappedFileSize);
         this.topic = topic;
         this.queueId = queueId;
-        this.directory = queueDir;
         this.mappedFileSize = mappedFileSize;
-        this.mappings = mappings;
+        this.handle = new QueueFiles(this, queueDir, mappedFileSize, mappings, this::prepare);
         this.endsKnown = !onDisk;
     }
 
@@ -158,11 +142,11 @@ public final class ConsumeQueue {
 
     /** Whether the files are mapped now. */
     boolean isMapped() {
-        return files != null;
+        return handle.current() != null;
     }
 
     long lastUsed() {
-        return lastUsed;
+        return handle.lastUsed();
     }
 
     /**
@@ -172,21 +156,7 @@ public final class ConsumeQueue {
      * @throws IOException when a file cannot be mapped or has another size
      */
     public void load() throws IOException {
-        openClose.lock();
-        try {
-            MappedFileQueue open = files;
-            if (open != null) {
-                files = null;
-                open.shutdown(0);
-                mappings.closed(List.of());
-            }
-            endsKnown = false;
-            MappedFileQueue f = openLocked();
-            files = f;
-        } finally {
-            openClose.unlock();
-        }
-        mappings.opened(this);
+        handle.reopen(() -> endsKnown = false);
     }
 
     /** Makes sure the queue's ends are known, opening (and so scanning) its files when they are not. */
@@ -413,7 +383,7 @@ public final class ConsumeQueue {
 
     /** Forces written units when at least {@code leastPages} pages are dirty (0: any); a closed queue has none. */
     public void flush(int leastPages) {
-        MappedFileQueue f = files;
+        MappedFileQueue f = handle.current();
         if (f != null) {
             f.flush(leastPages);
         }
@@ -421,7 +391,7 @@ public final class ConsumeQueue {
 
     /** Forces everything written (shutdown). */
     void flushAll() {
-        MappedFileQueue f = files;
+        MappedFileQueue f = handle.current();
         if (f != null) {
             f.flushAll();
         }
@@ -433,7 +403,7 @@ public final class ConsumeQueue {
      * known yet does it when it opens.
      */
     public void truncateDirtyLogicFiles(long phyOffset) {
-        if (files == null && !endsKnown) {
+        if (!isMapped() && !endsKnown) {
             truncateAt = Math.min(truncateAt, phyOffset);
             return;
         }
@@ -505,7 +475,7 @@ public final class ConsumeQueue {
      * @return how many files were deleted
      */
     int deleteExpiredFiles(long minPhyOffset) {
-        if (files == null && endsKnown && (firstFileByte < 0 || endByte - firstFileByte <= mappedFileSize)) {
+        if (!isMapped() && endsKnown && (firstFileByte < 0 || endByte - firstFileByte <= mappedFileSize)) {
             // one file, which is never deleted: only the min offset may move, often known without the file
             long max = unitIndex(endByte);
             if (minOffset >= max) {
@@ -546,153 +516,58 @@ public final class ConsumeQueue {
     }
 
     Path directory() {
-        return directory;
+        return handle.directory();
     }
 
     /** Flushes and unmaps the files (shutdown); the queue opens again on its next use. */
     void shutdown() {
-        openClose.lock();
-        try {
-            MappedFileQueue f = files;
-            if (f != null) {
-                files = null;
-                f.flushAll();
-                f.shutdown(0);
-                mappings.closed(List.of());
-            }
-        } finally {
-            openClose.unlock();
-        }
+        handle.close();
     }
 
     /** Unmaps and deletes every file and the queue's directory. */
     void destroy() {
-        openClose.lock();
-        try {
-            MappedFileQueue f = files;
-            if (f == null) {
-                f = new MappedFileQueue(directory, mappedFileSize);
-                try {
-                    f.load();
-                } catch (IOException e) {
-                    log.debug("Deleting {} without mapping it: {}", directory, e.toString());
-                }
-            } else {
-                files = null;
-                mappings.closed(List.of());
-            }
-            f.destroy();
+        handle.destroy(() -> {
             endByte = 0;
             firstFileByte = -1;
             minOffset = 0;
             lastPhyEnd = 0;
             endsKnown = true;
-        } finally {
-            openClose.unlock();
-        }
+        });
     }
 
     /**
-     * Closes the files when nobody uses the queue and its last use was before {@code usedBefore}. Unflushed
-     * files are handed to the budget, which forces them on the next flush.
+     * Closes the files when nobody uses the queue and its last use was before {@code usedBefore}.
      *
      * @return whether the queue was closed
      */
     boolean closeIfIdle(long usedBefore) {
-        if (!openClose.tryLock()) {
-            return false;
-        }
-        try {
-            MappedFileQueue f = files;
-            if (f == null || lastUsed >= usedBefore || users.get() != 0) {
-                return false;
-            }
-            files = null;
-            // a user that read the files before they were cleared counted itself first: give them back
-            if (users.get() != 0) {
-                files = f;
-                return false;
-            }
-            List<Path> unflushed = new ArrayList<>();
-            for (MappedFile file : f.getMappedFiles()) {
-                if (file.getFlushedPosition() < file.getWrotePosition()) {
-                    unflushed.add(file.getPath());
-                }
-            }
-            f.shutdown(0);
-            mappings.closed(unflushed);
-            return true;
-        } finally {
-            openClose.unlock();
-        }
+        return handle.closeIfIdle(usedBefore);
     }
 
-    /**
-     * Counts an operation in and returns the open files, opening them first when closed.
-     *
-     * @return null (and no count) when the files cannot be opened; the failure is logged once
-     */
     private MappedFileQueue enter() {
-        users.incrementAndGet();
-        lastUsed = System.currentTimeMillis();
-        MappedFileQueue f = files;
-        if (f != null) {
-            return f;
-        }
-        boolean opened = false;
-        openClose.lock();
-        try {
-            f = files;
-            if (f == null) {
-                f = openLocked();
-                files = f;
-                opened = true;
-                openFailureLogged = false;
-            }
-        } catch (IOException | RuntimeException e) {
-            users.decrementAndGet();
-            if (!openFailureLogged) {
-                openFailureLogged = true;
-                log.error("Consume queue {}-{} cannot be opened: {}", topic, queueId, e.getMessage());
-            }
-            return null;
-        } finally {
-            openClose.unlock();
-        }
-        if (opened) {
-            mappings.opened(this);
-        }
-        return f;
+        return handle.enter();
     }
 
     private void exit() {
-        users.decrementAndGet();
+        handle.exit();
     }
 
-    /** Maps the files and sets their positions from the known ends, or scans for them. */
-    private MappedFileQueue openLocked() throws IOException {
-        MappedFileQueue f = new MappedFileQueue(directory, mappedFileSize);
-        f.load();
-        try {
-            if (endsKnown) {
-                applyKnownEnds(f);
-            } else {
-                long end = QueueScan.recoverEnd(f, topic, queueId);
-                endByte = end;
-                firstFileByte = f.isEmpty() ? -1 : f.getMinOffset();
-                minOffset = QueueScan.skipBlanks(f, unitIndex(Math.max(0, f.getMinOffset())), unitIndex(end));
-                lastPhyEnd = QueueScan.lastPhyEnd(f);
-                endsKnown = true;
-            }
-            long cut = truncateAt;
-            if (cut != NO_TRUNCATION) {
-                truncateAt = NO_TRUNCATION;
-                truncateBeyond(f, cut);
-            }
-            return f;
-        } catch (RuntimeException e) {
-            f.shutdown(0);
-            throw e;
+    /** Sets the positions of freshly mapped files from the known ends, or scans them for the ends. */
+    private void prepare(MappedFileQueue f) {
+        if (endsKnown) {
+            applyKnownEnds(f);
+        } else {
+            long end = QueueScan.recoverEnd(f, topic, queueId);
+            endByte = end;
+            firstFileByte = f.isEmpty() ? -1 : f.getMinOffset();
+            minOffset = QueueScan.skipBlanks(f, unitIndex(Math.max(0, f.getMinOffset())), unitIndex(end));
+            lastPhyEnd = QueueScan.lastPhyEnd(f);
+            endsKnown = true;
+        }
+        long cut = truncateAt;
+        if (cut != NO_TRUNCATION) {
+            truncateAt = NO_TRUNCATION;
+            truncateBeyond(f, cut);
         }
     }
 
@@ -710,7 +585,7 @@ public final class ConsumeQueue {
             return;
         }
         if (end < f.getMinOffset() || end > f.getMaxOffset()) {
-            throw new IllegalStateException("its files in " + directory + " cover bytes [" + f.getMinOffset() + ", "
+            throw new IllegalStateException("its files in " + directory() + " cover bytes [" + f.getMinOffset() + ", "
                     + f.getMaxOffset() + ") but the queue ends at byte " + end);
         }
         f.truncateDirtyFiles(end, false);
@@ -720,6 +595,6 @@ public final class ConsumeQueue {
     @Override
     public String toString() {
         return "ConsumeQueue{" + topic + "-" + queueId + ", min=" + minOffset + ", max=" + unitIndex(endByte)
-                + (files == null ? ", closed" : "") + "}";
+                + (isMapped() ? "" : ", closed") + "}";
     }
 }
