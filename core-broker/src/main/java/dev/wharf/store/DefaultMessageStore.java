@@ -26,6 +26,7 @@ import dev.wharf.store.index.IndexService;
 import dev.wharf.store.queue.ConsumeQueue;
 import dev.wharf.store.queue.ConsumeQueueStore;
 import dev.wharf.store.queue.PutUnitStatus;
+import dev.wharf.store.queue.QueueManifest;
 import dev.wharf.store.recovery.AbortFile;
 import dev.wharf.store.recovery.CheckpointLayout;
 import dev.wharf.store.recovery.CommitLogRecovery;
@@ -36,6 +37,7 @@ import dev.wharf.store.recovery.StoreLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -99,6 +101,10 @@ public final class DefaultMessageStore implements ReplicableStore {
     private volatile boolean running;
     private CommitLogRecovery.Result lastRecovery;
     private boolean used;
+    /** Serializes manifest writes (periodic, topic deletion, shutdown). */
+    private final Object manifestLock = new Object();
+    /** Confirmed dispatch offset the last manifest was written at. */
+    private volatile long lastManifestOffset = -1;
 
     public DefaultMessageStore(MessageStoreConfig config) {
         config.validate();
@@ -110,7 +116,8 @@ public final class DefaultMessageStore implements ReplicableStore {
         commitLog.mappedFileQueue().setWarmNewFiles(config.isWarmMapedFileEnable());
         this.diskSpace = new DiskSpaceGuard(root, config.getDiskSpaceWarningLevelRatio(), health);
         commitLog.setSpaceGuard(config.getPreallocateStepCommitLog(), diskSpace, health);
-        this.consumeQueues = new ConsumeQueueStore(root.resolve("consumequeue"), config.getMappedFileSizeConsumeQueue());
+        this.consumeQueues = new ConsumeQueueStore(root.resolve("consumequeue"), config.getMappedFileSizeConsumeQueue(),
+                config.getMaxMappedConsumeQueues(), config.getConsumeQueueIdleUnmapMillis());
         this.index = new IndexService(root.resolve("index"), config.getMaxHashSlotNum(), config.getMaxIndexNum());
         this.reput = new ReputMessageService(commitLog, 100, health);
         this.stats = new StoreStats(forces, reput::behindBytes, reput::dispatchedCount);
@@ -148,6 +155,11 @@ public final class DefaultMessageStore implements ReplicableStore {
             }
         });
         commitLog.setAppendListener(this::appended);
+        // a queue's next offset is read from its consume queue when first needed, so a start opens no queue
+        commitLog.setQueueOffsetSource((topic, queueId) -> {
+            ConsumeQueue cq = consumeQueues.find(topic, queueId);
+            return cq == null ? 0L : cq.getMaxOffsetInQueue();
+        });
     }
 
     @Override
@@ -160,37 +172,62 @@ public final class DefaultMessageStore implements ReplicableStore {
         Files.createDirectories(root);
         lock = StoreLock.acquire(root);
         try {
+            long t0 = System.nanoTime();
             boolean lastExitOk = !abortFile.exists();
             checkpoint = StoreCheckpoint.open(root);
             commitLog.load();
-            consumeQueues.load();
-            index.load(lastExitOk);
+            QueueManifest manifest = QueueManifest.read(manifestPath());
             quarantine.load();
+            boolean indexUnreadable = false;
+            try {
+                index.load(lastExitOk);
+            } catch (IOException e) {
+                log.warn("The message index cannot be opened ({}); it is rebuilt from the commit log", e.getMessage());
+                indexUnreadable = true;
+            }
+            long t1 = System.nanoTime();
             CommitLogRecovery.Result recovered =
                     CommitLogRecovery.recover(commitLog, checkpoint, lastExitOk, config.isCheckCRCOnRecover());
             lastRecovery = recovered;
             recordQuarantined(recovered);
-            consumeQueues.recover();
-            consumeQueues.truncateDirty(recovered.maxPhyOffset());
+            boolean exactManifest = manifest != null && lastExitOk && manifest.clean() && !recovered.scanned()
+                    && manifest.dispatchedOffset() == recovered.maxPhyOffset();
+            long t2 = System.nanoTime();
+            List<ConsumeQueue> damaged = DerivedDataCheck.registerQueues(consumeQueues, manifest, exactManifest,
+                    recovered.maxPhyOffset() <= Math.max(0, commitLog.getMinOffset()));
+            if (!exactManifest) {
+                consumeQueues.truncateDirty(recovered.maxPhyOffset());
+            }
             index.truncate(recovered.maxPhyOffset());
+            boolean rebuildIndex = indexUnreadable || indexEndsShort(manifest, recovered.maxPhyOffset());
+            long t3 = System.nanoTime();
+            DerivedDataCheck.Outcome checked = DerivedDataCheck.rebuild(commitLog, consumeQueues, index,
+                    config.isMessageIndexEnable(), damaged, rebuildIndex, manifest, lastExitOk, recovered);
 
+            long t3b = System.nanoTime();
             abortFile.create();
             checkpoint.setCleanShutdownOffset(CheckpointLayout.RUNNING);
             checkpoint.flush();
 
-            // re-dispatch what the consume queues and index miss, then derive the next queue offsets from them
-            reput.setReputFromOffset(recovered.dispatchFrom());
+            // re-dispatch what the consume queues and index miss; queue offsets come from the queues when needed
+            reput.setReputFromOffset(checked.dispatchFrom());
             catchUpDispatch();
-            restoreQueueOffsets();
+            long t4 = System.nanoTime();
+            commitLog.clearQueueOffsets();
+            if (checked.writeManifest()) {
+                writeManifest(false);
+            }
             diskSpace.check();
             // from here on consumers see only what replication confirmed (start-up dispatched the whole log)
             reput.setDispatchLimit(confirmOffset);
             startServices();
             commitLog.setWritable(true);
             running = true;
-            log.info("Store started at {}: commit log [{}, {}), {} topic(s) with queues, {} recovery", root,
-                    commitLog.getMinOffset(), commitLog.getMaxOffset(), consumeQueues.all().size(),
-                    lastExitOk ? "clean" : "crash");
+            log.info("Store started at {}: commit log [{}, {}), {} queue(s) in {} topic(s), {} mapped, {} recovery;"
+                    + " load {} ms, commit-log recovery {} ms, queue check {} ms, rebuild {} ms, dispatch {} ms",
+                    root, commitLog.getMinOffset(), commitLog.getMaxOffset(), consumeQueues.queueCount(),
+                    consumeQueues.all().size(), consumeQueues.mappedQueueCount(), lastExitOk ? "clean" : "crash",
+                    millis(t0, t1), millis(t1, t2), millis(t2, t3), millis(t3, t3b), millis(t3b, t4));
         } catch (IOException | RuntimeException e) {
             releaseAfterFailedStart();
             throw e;
@@ -270,12 +307,54 @@ public final class DefaultMessageStore implements ReplicableStore {
         closeFiles();
     }
 
-    private void restoreQueueOffsets() {
-        commitLog.clearQueueOffsets();
-        for (Map.Entry<String, Map<Integer, ConsumeQueue>> topic : consumeQueues.all().entrySet()) {
-            for (Map.Entry<Integer, ConsumeQueue> queue : topic.getValue().entrySet()) {
-                commitLog.setQueueOffset(topic.getKey(), queue.getKey(), queue.getValue().getMaxOffsetInQueue());
+    private static long millis(long fromNanos, long toNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(toNanos - fromNanos);
+    }
+
+    private Path manifestPath() {
+        return root.resolve(QueueManifest.FILE_NAME);
+    }
+
+    /**
+     * Whether index files are gone: the manifest saw the index reach a message the commit log still holds, and
+     * the index files now end below it.
+     */
+    private boolean indexEndsShort(QueueManifest manifest, long commitLogEnd) {
+        if (manifest == null || !config.isMessageIndexEnable()) {
+            return false;
+        }
+        long recorded = manifest.indexedOffset();
+        long stored = index.lastStoredPhyOffset();
+        if (recorded >= 0 && recorded >= commitLog.getMinOffset() && recorded < commitLogEnd && stored < recorded) {
+            log.warn("The message index ends at commit-log offset {} but reached {} before the stop (index files"
+                    + " are missing); it is rebuilt from the commit log", stored, recorded);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Writes the queue manifest: every queue's ends, checked at the next start. {@code clean} only at a clean
+     * stop, when the ends are exact.
+     */
+    private void writeManifest(boolean clean) {
+        synchronized (manifestLock) {
+            long dispatched = reput.getConfirmedOffset(); // before the ends: they cover at least this
+            try {
+                consumeQueues.manifest(dispatched, index.lastStoredPhyOffset(), clean).write(manifestPath());
+                lastManifestOffset = dispatched;
+            } catch (ClosedByInterruptException e) {
+                log.debug("Manifest write interrupted (shutdown writes it again)");
+            } catch (IOException | RuntimeException e) {
+                log.error("Could not write the queue manifest {}; the next start checks the queues against the older"
+                        + " one", manifestPath(), e);
             }
+        }
+    }
+
+    private void writeManifestIfChanged() {
+        if (reput.getConfirmedOffset() != lastManifestOffset) {
+            writeManifest(false);
         }
     }
 
@@ -300,6 +379,8 @@ public final class DefaultMessageStore implements ReplicableStore {
         scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("wharf-store-cleanup"));
         scheduler.scheduleWithFixedDelay(this::cleanOnce, config.getCleanResourceInterval(),
                 config.getCleanResourceInterval(), TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::writeManifestIfChanged, config.getQueueManifestInterval(),
+                config.getQueueManifestInterval(), TimeUnit.MILLISECONDS);
     }
 
     private void cleanOnce() {
@@ -352,6 +433,7 @@ public final class DefaultMessageStore implements ReplicableStore {
             log.error("Could not write the final checkpoint; the next start validates the commit log", e);
             complete = false;
         }
+        writeManifest(complete);
         consumeQueues.shutdown();
         index.shutdown();
         commitLog.shutdown();
@@ -508,6 +590,10 @@ public final class DefaultMessageStore implements ReplicableStore {
             consumeQueues.deleteTopic(topic);
             commitLog.removeQueueOffsets(topic);
         }
+        if (running && !topics.isEmpty()) {
+            // a start after a crash must not take the deleted queues for missing ones and rebuild them
+            writeManifest(false);
+        }
     }
 
     @Override
@@ -620,6 +706,11 @@ public final class DefaultMessageStore implements ReplicableStore {
     /** Adds a dispatcher after the store's own ones; call before {@link #start()} (tests). */
     void addDispatcher(CommitLogDispatcher dispatcher) {
         reput.addDispatcher(dispatcher);
+    }
+
+    /** Consume queues whose files are mapped now (tests, diagnostics). */
+    int mappedQueueCount() {
+        return consumeQueues.mappedQueueCount();
     }
 
     /** The commit-log offset below which everything has been dispatched (tests, diagnostics). */

@@ -148,6 +148,7 @@ public final class MessageStoreConfig {
         }
         positive(errors, "maxTransferBytesOnMessageInMemory", maxTransferBytesOnMessageInMemory);
         positive(errors, "maxTransferCountOnMessageInMemory", maxTransferCountOnMessageInMemory);
+        validateQueueScale(errors);
         String hostError = checkStoreHost(storeHost);
         if (hostError != null) {
             errors.add(hostError);
@@ -436,5 +437,44 @@ public final class MessageStoreConfig {
 
     public void setCheckCRCOnRead(boolean checkCRCOnRead) {
         this.checkCRCOnRead = checkCRCOnRead;
+    }
+
+    // ---- many queues: how many consume queues stay mapped, and how often their manifest is written ----
+
+    /** Consume queues whose files may be mapped at once; the least recently used are unmapped beyond it. */
+    private int maxMappedConsumeQueues = 8_192;
+    /** A consume queue unused this long is unmapped (it maps again on its next use). */
+    private long consumeQueueIdleUnmapMillis = 300_000;
+    /** How often the queue manifest (queues and their ends, checked at start) is written while running. */
+    private long queueManifestInterval = 60_000;
+
+    private void validateQueueScale(List<String> errors) {
+        positive(errors, "maxMappedConsumeQueues", maxMappedConsumeQueues);
+        positive(errors, "consumeQueueIdleUnmapMillis", consumeQueueIdleUnmapMillis);
+        positive(errors, "queueManifestInterval", queueManifestInterval);
+    }
+
+    public int getMaxMappedConsumeQueues() {
+        return maxMappedConsumeQueues;
+    }
+
+    public void setMaxMappedConsumeQueues(int maxMappedConsumeQueues) {
+        this.maxMappedConsumeQueues = maxMappedConsumeQueues;
+    }
+
+    public long getConsumeQueueIdleUnmapMillis() {
+        return consumeQueueIdleUnmapMillis;
+    }
+
+    public void setConsumeQueueIdleUnmapMillis(long consumeQueueIdleUnmapMillis) {
+        this.consumeQueueIdleUnmapMillis = consumeQueueIdleUnmapMillis;
+    }
+
+    public long getQueueManifestInterval() {
+        return queueManifestInterval;
+    }
+
+    public void setQueueManifestInterval(long queueManifestInterval) {
+        this.queueManifestInterval = queueManifestInterval;
     }
 }

@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.ToLongBiFunction;
 
 /**
  * The commit log: every message of every topic appended in order to one {@link MappedFileQueue}, in the
@@ -34,6 +35,8 @@ public final class CommitLog {
     private final int maxMessageSize;
     private final ReentrantLock putLock = new ReentrantLock();
     private final QueueOffsetTable queueOffsets = new QueueOffsetTable();
+    /** Where a queue's next offset comes from when the table has not seen the queue yet (its consume queue). */
+    private volatile ToLongBiFunction<String, Integer> queueOffsetSource = (topic, queueId) -> 0L;
     private final Appender appender = new Appender();
     private final ThreadLocal<RecordEncoder> encoders;
     private volatile Runnable appendListener = () -> { };
@@ -386,10 +389,27 @@ public final class CommitLog {
     public long nextQueueOffset(String topic, int queueId) {
         putLock.lock();
         try {
-            return queueOffsets.next(topic, queueId);
+            return nextQueueOffsetLocked(topic, queueId);
         } finally {
             putLock.unlock();
         }
+    }
+
+    /**
+     * Sets where the next offset of a queue not seen since start comes from (the end of its consume queue, which
+     * is complete for it once start-up dispatching is done). Called once before the log is writable.
+     */
+    public void setQueueOffsetSource(ToLongBiFunction<String, Integer> source) {
+        this.queueOffsetSource = source;
+    }
+
+    private long nextQueueOffsetLocked(String topic, int queueId) {
+        long next = queueOffsets.next(topic, queueId);
+        if (next == QueueOffsetTable.UNKNOWN) {
+            next = queueOffsetSource.applyAsLong(topic, queueId);
+            queueOffsets.set(topic, queueId, next);
+        }
+        return next;
     }
 
     /** Forgets the queue offsets of a topic whose consume queues were dropped. */
@@ -565,7 +585,7 @@ public final class CommitLog {
             for (int i = 0, n = encoder.count(); i < n; i++) {
                 long queueOffset = 0;
                 if (encoder.consumesQueueOffset(i)) {
-                    queueOffset = queueOffsets.next(encoder.topic(i), encoder.queueId(i));
+                    queueOffset = nextQueueOffsetLocked(encoder.topic(i), encoder.queueId(i));
                     queueOffsets.set(encoder.topic(i), encoder.queueId(i), queueOffset + 1);
                 }
                 if (i == 0) {

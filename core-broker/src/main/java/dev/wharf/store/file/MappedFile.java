@@ -38,7 +38,6 @@ public final class MappedFile extends ReferenceResource {
     private final String fileName;
     private final long fileFromOffset;
     private final int fileSize;
-    private final FileChannel channel;
     private final MappedByteBuffer mapped;
     /** A duplicate owned by the single writer, so appends never touch the readers' view of positions. */
     private final ByteBuffer writeView;
@@ -81,15 +80,14 @@ public final class MappedFile extends ReferenceResource {
             Files.createDirectories(parent);
         }
         this.createdEmpty = !Files.exists(path);
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        try {
+        // the mapping outlives the channel: keeping no descriptor open lets a store hold far more files than
+        // the process's open-file limit; forcing goes through the mapping (msync), which needs no descriptor
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
             this.mapped = ch.map(FileChannel.MapMode.READ_WRITE, 0, fileSize);
         } catch (IOException | RuntimeException e) {
-            ch.close();
             throw new IOException("Could not map " + path + " (" + fileSize + " bytes): " + e.getMessage(), e);
         }
-        this.channel = ch;
         this.reserveStep = fileSize;
         this.writeView = mapped.duplicate();
         this.storeTimestamp = Files.getLastModifiedTime(path).toMillis();
@@ -484,11 +482,6 @@ public final class MappedFile extends ReferenceResource {
         return path;
     }
 
-    /** The channel of the file, for zero-copy transfers (read-only use). */
-    public FileChannel getFileChannel() {
-        return channel;
-    }
-
     /** Time of the last append in this process, or the file's modification time before the first one. */
     public long getStoreTimestamp() {
         return storeTimestamp;
@@ -533,11 +526,6 @@ public final class MappedFile extends ReferenceResource {
     @Override
     protected void cleanup() {
         Unmapper.unmap(mapped);
-        try {
-            channel.close();
-        } catch (IOException e) {
-            log.warn("Could not close {}: {}", path, e.toString());
-        }
     }
 
     @Override

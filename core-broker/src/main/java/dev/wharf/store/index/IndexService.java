@@ -363,6 +363,40 @@ public final class IndexService {
         return -1;
     }
 
+    /**
+     * Commit-log offset of the last message the index files hold, -1 when they hold none (unlike
+     * {@link #lastIndexedPhyOffset()}, which also counts messages without keys, it can be told from the files
+     * alone, so a start can compare it with what a manifest recorded).
+     */
+    public long lastStoredPhyOffset() {
+        return computeLastIndexed();
+    }
+
+    /**
+     * Deletes every index file (the loaded ones and any other file named like one), so the index can be built
+     * again from the commit log. Before dispatching starts.
+     */
+    public void destroyAll() {
+        for (IndexFile file : files) {
+            discard(file);
+        }
+        files.clear();
+        current = null;
+        lastIndexedPhyOffset = -1;
+        if (!Files.isDirectory(indexDir)) {
+            return;
+        }
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(indexDir)) {
+            for (Path p : stream) {
+                if (parseFileName(p.getFileName().toString()) != Long.MIN_VALUE) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (IOException e) {
+            log.warn("Could not delete every old index file in {}: {}", indexDir, e.toString());
+        }
+    }
+
     /** Commit-log offset of the last indexed message, -1 when nothing is indexed. */
     public long lastIndexedPhyOffset() {
         return lastIndexedPhyOffset;

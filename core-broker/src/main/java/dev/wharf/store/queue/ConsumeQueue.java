@@ -7,11 +7,11 @@ import static dev.wharf.store.queue.ConsumeQueueUnit.unitIndex;
 import dev.wharf.store.file.MappedFile;
 import dev.wharf.store.file.MappedFileQueue;
 import dev.wharf.store.file.SelectMappedBufferResult;
+import dev.wharf.store.queue.QueueScan.Unit;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.function.LongUnaryOperator;
-import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,48 +24,71 @@ import org.slf4j.LoggerFactory;
  * deleted with the commit log, or the queue started late); {@link #getMaxOffsetInQueue()} is the next unit to
  * be written. Both count units, not bytes.
  *
+ * <p>Open and closed: the files are mapped on first use and closed again when the store's budget of mapped
+ * queues ({@link QueueMappings}) needs the room or the queue stays idle. While closed, the queue keeps its
+ * ends (min, max, last commit-log offset) in a few fields, so an idle queue costs no mapping, no descriptor
+ * and about a hundred bytes of heap, and reopening it sets the known positions without reading the files. A
+ * queue whose ends are not known (found on disk after an unclean stop) scans its last files when it opens,
+ * and drops units beyond the commit log's recovered end ({@link #truncateDirtyLogicFiles(long)} on a closed
+ * queue is applied then).
+ *
  * <p>Thread-safety: one writer (the dispatch thread) calls {@link #putUnit}; any number of readers call the
- * getters concurrently and without locks: a unit becomes visible when its file's write position, a volatile,
- * moves past it, which happens after its bytes are written. {@link #flush(int)} may run on a flush thread and
- * {@link #correctMinOffset(long)} on the clean-up thread. {@link #load()}, {@link #recover()},
- * {@link #truncateDirtyLogicFiles(long)} and {@link #destroy()} run while no writer is active (start-up,
- * recovery, topic deletion).
+ * getters concurrently and without locks: a unit becomes visible when the queue's end (a volatile) moves past
+ * it, which happens after its bytes are written. Every operation counts itself as a user while it runs, and a
+ * queue is closed only with no user, so nobody ever reads an unmapped file. {@link #flush(int)} may run on a
+ * flush thread and {@link #correctMinOffset(long)} on the clean-up thread. {@link #load()}, {@link #recover()}
+ * and {@link #destroy()} run while no writer is active (start-up, recovery, topic deletion).
  */
 public final class ConsumeQueue {
 
     private static final Logger log = LoggerFactory.getLogger(ConsumeQueue.class);
 
-    /**
-     * Recovery re-validates only the last few files: older ones were complete and flushed long before the stop,
-     * and a full scan of every queue would make start-up proportional to the whole store.
-     */
-    static final int RECOVER_FILES = 3;
+    /** No commit-log end to cut at when the queue opens. */
+    private static final long NO_TRUNCATION = Long.MAX_VALUE;
 
     /** Disk blocks a consume-queue file is given at a time ahead of the writer (one page). */
     static final int RESERVE_STEP = 4096;
 
     private final String topic;
     private final int queueId;
-    private final MappedFileQueue files;
-    /** Owned by the writer: one reusable unit, so a put allocates nothing. */
-    private final ByteBuffer unitBuffer = ByteBuffer.allocate(SIZE);
+    private final int mappedFileSize;
+    private final QueueFiles handle;
+    /** Owned by the writer: one reusable unit, so a put allocates nothing; made on the first put. */
+    private ByteBuffer unitBuffer;
+    /** Whether the fields below are exact (else the files are scanned when they open). */
+    private volatile boolean endsKnown;
     /** First readable unit number. */
     private volatile long minOffset;
     /** Commit-log offset just past the last message unit; 0 while there is none. */
     private volatile long lastPhyEnd;
+    /** Byte end of the written units in the queue's file space. */
+    private volatile long endByte;
+    /** Start of the first file, -1 when the queue has no file. */
+    private volatile long firstFileByte = -1;
+    /** Units pointing at or past this commit-log offset are dropped when the queue next opens. */
+    private volatile long truncateAt = NO_TRUNCATION;
 
     /**
-     * A queue whose files live in {@code queueDir}.
+     * A queue used on its own, with no limit on mapped queues, whose files live in {@code queueDir}. Files
+     * already there are found by {@link #load()}.
      *
      * @param mappedFileSize bytes per file, a positive multiple of {@link ConsumeQueueUnit#SIZE}
      */
     public ConsumeQueue(String topic, int queueId, Path queueDir, int mappedFileSize) {
+        this(topic, queueId, queueDir, mappedFileSize, QueueMappings.UNLIMITED, false);
+    }
+
+    /**
+     * @param onDisk whether files may already exist: their ends are then unknown until the queue opens (or a
+     *               manifest tells them, {@link #restoreEnds})
+     */
+    ConsumeQueue(String topic, int queueId, Path queueDir, int mappedFileSize, QueueMappings mappings, boolean onDisk) {
         checkFileSize(mappedFileSize);
         this.topic = topic;
         this.queueId = queueId;
-        this.files = new MappedFileQueue(queueDir, mappedFileSize);
-        // a page at a time: a queue with one message reserves no more than the block it takes anyway
-        files.setReserveStep(RESERVE_STEP, false);
+        this.mappedFileSize = mappedFileSize;
+        this.handle = new QueueFiles(this, queueDir, mappedFileSize, mappings, this::prepare);
+        this.endsKnown = !onDisk;
     }
 
     static void checkFileSize(int mappedFileSize) {
@@ -84,52 +107,69 @@ public final class ConsumeQueue {
         return queueId;
     }
 
-    /** Maps the existing files; {@link #recover()} then finds the valid end. */
-    public void load() throws IOException {
-        files.load();
+    /**
+     * Takes the ends a manifest recorded. When {@code exact} (written at the clean stop this start follows) the
+     * queue then opens without reading its files; otherwise they are lower bounds, kept only so the next
+     * manifest still holds them, and the queue scans its files when it opens. Before the queue is first used.
+     */
+    void restoreEnds(long min, long firstFile, long end, long lastPhy, boolean exact) {
+        this.minOffset = min;
+        this.firstFileByte = firstFile;
+        this.endByte = end;
+        this.lastPhyEnd = lastPhy;
+        this.endsKnown = exact;
+    }
+
+    /** The min offset as recorded, without opening (a lower bound while the ends are not known). */
+    long minOffsetRaw() {
+        return minOffset;
+    }
+
+    /** The last message's end as recorded, without opening. */
+    long lastPhyEndRaw() {
+        return lastPhyEnd;
+    }
+
+    /** Whether {@link #getMaxOffsetInQueue()} and friends are exact without opening. */
+    boolean endsKnown() {
+        return endsKnown;
+    }
+
+    long endByte() {
+        return endByte;
+    }
+
+    long firstFileByte() {
+        return firstFileByte;
+    }
+
+    /** Whether the files are mapped now. */
+    boolean isMapped() {
+        return handle.current() != null;
+    }
+
+    long lastUsed() {
+        return handle.lastUsed();
     }
 
     /**
-     * Finds the valid end: scanning the last {@value #RECOVER_FILES} files from their start, the valid part
-     * ends before the first unit that is zero (never written) or not sane (negative size, offset going
-     * backwards: a torn write). Everything after it is zeroed or deleted. Then the min offset is set to the
-     * first message unit.
+     * Opens the files now (rather than on first use), scanning them for their valid end; {@link #recover()}
+     * is then a no-op. The files must have the configured size.
+     *
+     * @throws IOException when a file cannot be mapped or has another size
      */
+    public void load() throws IOException {
+        handle.reopen(() -> endsKnown = false);
+    }
+
+    /** Makes sure the queue's ends are known, opening (and so scanning) its files when they are not. */
     public void recover() {
-        var list = files.getMappedFiles();
-        if (list.isEmpty()) {
-            minOffset = 0;
-            lastPhyEnd = 0;
-            return;
-        }
-        int start = Math.max(0, list.size() - RECOVER_FILES);
-        long validEnd = list.get(start).getFileFromOffset();
-        long prevEnd = Long.MIN_VALUE;
-        scan:
-        for (int i = start; i < list.size(); i++) {
-            MappedFile file = list.get(i);
-            for (int pos = 0; pos + SIZE <= file.getFileSize(); pos += SIZE) {
-                long phy = file.getLong(pos + ConsumeQueueUnit.PHY_OFFSET_OFFSET);
-                int size = file.getInt(pos + ConsumeQueueUnit.MSG_SIZE_OFFSET);
-                if (ConsumeQueueUnit.isMessage(phy, size) && phy >= prevEnd) {
-                    prevEnd = phy + size;
-                } else if (ConsumeQueueUnit.isBlank(size) && phy >= prevEnd) {
-                    prevEnd = phy;
-                } else {
-                    long tags = file.getLong(pos + ConsumeQueueUnit.TAGS_CODE_OFFSET);
-                    if (phy != 0 || size != 0 || tags != 0) {
-                        log.warn("Consume queue {}-{}: unit {} is not valid (offset {}, size {}); the queue ends"
-                                + " before it", topic, queueId, unitIndex(file.getFileFromOffset() + pos), phy, size);
-                    }
-                    break scan;
-                }
-                validEnd = file.getFileFromOffset() + pos + SIZE;
+        if (!endsKnown) {
+            MappedFileQueue f = enter();
+            if (f != null) {
+                exit();
             }
         }
-        files.truncateDirtyFiles(validEnd);
-        long first = unitIndex(files.getMinOffset());
-        minOffset = skipBlanks(first, getMaxOffsetInQueue());
-        lastPhyEnd = findLastPhyEnd();
     }
 
     /**
@@ -144,16 +184,30 @@ public final class ConsumeQueue {
             throw new IllegalArgumentException("invalid consume queue unit for " + topic + "-" + queueId
                     + ": queue offset " + cqOffset + ", commit-log offset " + phyOffset + ", size " + size);
         }
-        boolean nothingReadable = files.isEmpty() || minOffset >= getMaxOffsetInQueue();
+        MappedFileQueue f = enter();
+        if (f == null) {
+            return PutUnitStatus.FAILED;
+        }
+        try {
+            return putUnit(f, cqOffset, phyOffset, size, tagsCode);
+        } finally {
+            exit();
+        }
+    }
+
+    private PutUnitStatus putUnit(MappedFileQueue f, long cqOffset, long phyOffset, int size, long tagsCode) {
+        boolean nothingReadable = f.isEmpty() || minOffset >= unitIndex(endByte);
         long next;
-        if (files.isEmpty()) {
-            MappedFile file = files.getLastMappedFile(byteOffset(cqOffset), true);
+        if (f.isEmpty()) {
+            MappedFile file = f.getLastMappedFile(byteOffset(cqOffset), true);
             if (file == null) {
                 return PutUnitStatus.FAILED;
             }
             next = unitIndex(file.getFileFromOffset());
+            firstFileByte = file.getFileFromOffset();
+            endByte = file.getFileFromOffset();
         } else {
-            next = getMaxOffsetInQueue();
+            next = unitIndex(endByte);
             if (cqOffset < next) {
                 return PutUnitStatus.DUPLICATE;
             }
@@ -161,7 +215,7 @@ public final class ConsumeQueue {
         PutUnitStatus status = PutUnitStatus.APPENDED;
         if (cqOffset > next) {
             for (long i = next; i < cqOffset; i++) {
-                if (!append(i, phyOffset, ConsumeQueueUnit.BLANK_SIZE, 0L)) {
+                if (!append(f, i, phyOffset, ConsumeQueueUnit.BLANK_SIZE, 0L)) {
                     return PutUnitStatus.FAILED;
                 }
             }
@@ -177,15 +231,16 @@ public final class ConsumeQueue {
             // before the unit becomes visible, so readers never see a min below the first written unit
             minOffset = cqOffset;
         }
-        if (!append(cqOffset, phyOffset, size, tagsCode)) {
+        if (!append(f, cqOffset, phyOffset, size, tagsCode)) {
             return PutUnitStatus.FAILED;
         }
         lastPhyEnd = phyOffset + size;
+        endByte = f.getMaxOffset();
         return status;
     }
 
-    private boolean append(long index, long phyOffset, int size, long tagsCode) {
-        MappedFile file = files.getLastMappedFile(byteOffset(index), true);
+    private boolean append(MappedFileQueue f, long index, long phyOffset, int size, long tagsCode) {
+        MappedFile file = f.getLastMappedFile(byteOffset(index), true);
         if (file == null) {
             return false;
         }
@@ -193,69 +248,87 @@ public final class ConsumeQueue {
             throw new IllegalStateException("consume queue " + topic + "-" + queueId + " would write unit " + index
                     + " at byte " + (file.getFileFromOffset() + file.getWrotePosition()));
         }
-        unitBuffer.clear();
-        ConsumeQueueUnit.write(unitBuffer, phyOffset, size, tagsCode);
-        unitBuffer.flip();
-        return file.append(unitBuffer);
+        ByteBuffer unit = unitBuffer;
+        if (unit == null) {
+            unit = ByteBuffer.allocate(SIZE);
+            unitBuffer = unit;
+        }
+        unit.clear();
+        ConsumeQueueUnit.write(unit, phyOffset, size, tagsCode);
+        unit.flip();
+        return file.append(unit);
     }
 
     /** First readable unit number. */
     public long getMinOffsetInQueue() {
+        if (!endsKnown) {
+            recover();
+        }
         return minOffset;
     }
 
     /** Next unit number to be written: the number of units counted from the queue's logical start. */
     public long getMaxOffsetInQueue() {
-        return unitIndex(files.getMaxOffset());
+        if (!endsKnown) {
+            recover();
+        }
+        return unitIndex(endByte);
     }
 
     /**
      * The queue's end as readers may see it: units pointing at or past {@code confirmedPhyOffset} (an atomic
      * batch whose last record is not dispatched yet) are not counted. They can only be at the end of the queue,
-     * since units are written in commit-log order; usually the last unit is below the bound and this is one read.
+     * since units are written in commit-log order; usually the last message ends below the bound and the
+     * answer needs no file at all.
      */
     public long getVisibleMaxOffset(long confirmedPhyOffset) {
         long max = getMaxOffsetInQueue();
-        long first = Math.max(minOffset, unitIndex(Math.max(0, files.getMinOffset())));
-        long end = max;
-        while (end > first && phyOffsetAt(end - 1) >= confirmedPhyOffset) {
-            end--;
+        long last = lastPhyEnd;
+        if (max <= minOffset || (last > 0 && last <= confirmedPhyOffset)) {
+            return max;
         }
-        return end;
-    }
-
-    /** The commit-log offset in unit {@code index} (a blank's too), or Long.MIN_VALUE when it is not there. */
-    private long phyOffsetAt(long index) {
-        long pos = byteOffset(index);
-        MappedFile file = files.findMappedFileByOffset(pos);
-        if (file == null || !file.hold()) {
-            return Long.MIN_VALUE;
+        MappedFileQueue f = enter();
+        if (f == null) {
+            return minOffset;
         }
         try {
-            int at = (int) (pos - file.getFileFromOffset());
-            return at + SIZE > file.getReadPosition() ? Long.MIN_VALUE : file.getLong(at + ConsumeQueueUnit.PHY_OFFSET_OFFSET);
+            long first = Math.max(minOffset, unitIndex(Math.max(0, f.getMinOffset())));
+            long end = Math.min(max, unitIndex(endByte));
+            Unit unit = new Unit();
+            while (end > first && QueueScan.read(f, end - 1, unit) && unit.phy >= confirmedPhyOffset) {
+                end--;
+            }
+            return end;
         } finally {
-            file.release();
+            exit();
         }
     }
 
     /**
      * The units from {@code startIndex} to the end of the written part of the file holding it, without copying.
      * Blank units ({@link ConsumeQueueUnit#isBlank(int)}) may appear and must be skipped. The caller releases the
-     * result.
+     * result (which keeps the file mapped until then, even if the queue closes meanwhile).
      *
      * @return null when {@code startIndex} is below the min offset or not written yet
      */
     public SelectMappedBufferResult getIndexBuffer(long startIndex) {
-        if (startIndex < minOffset || startIndex > Long.MAX_VALUE / SIZE) {
+        if (startIndex < getMinOffsetInQueue() || startIndex > Long.MAX_VALUE / SIZE) {
             return null;
         }
-        long pos = byteOffset(startIndex);
-        MappedFile file = files.findMappedFileByOffset(pos);
-        if (file == null) {
+        MappedFileQueue f = enter();
+        if (f == null) {
             return null;
         }
-        return file.selectMappedBuffer((int) (pos - file.getFileFromOffset()));
+        try {
+            long pos = byteOffset(startIndex);
+            MappedFile file = f.findMappedFileByOffset(pos);
+            if (file == null) {
+                return null;
+            }
+            return file.selectMappedBuffer((int) (pos - file.getFileFromOffset()));
+        } finally {
+            exit();
+        }
     }
 
     /**
@@ -266,61 +339,108 @@ public final class ConsumeQueue {
      * @return a unit number in [min, max]; max when every message is older
      */
     public long getOffsetInQueueByTime(long timestamp, LongUnaryOperator storeTimeOfPhyOffset) {
-        long max = getMaxOffsetInQueue();
-        long found = searchFirst(minOffset, max, u -> {
-            if (!u.readable) {
-                return false;
-            }
-            long storeTime = storeTimeOfPhyOffset.applyAsLong(u.phy);
-            return storeTime >= 0 && storeTime >= timestamp;
-        });
-        return skipBlanks(found, max);
+        MappedFileQueue f = enter();
+        if (f == null) {
+            return minOffset;
+        }
+        try {
+            long max = unitIndex(endByte);
+            long found = QueueScan.searchFirst(f, minOffset, max, u -> {
+                if (!u.readable) {
+                    return false;
+                }
+                long storeTime = storeTimeOfPhyOffset.applyAsLong(u.phy);
+                return storeTime >= 0 && storeTime >= timestamp;
+            });
+            return QueueScan.skipBlanks(f, found, max);
+        } finally {
+            exit();
+        }
     }
 
     /** Commit-log offset just past the last message of this queue; 0 when it holds none. */
     public long getLastOffset() {
+        if (!endsKnown) {
+            recover();
+        }
         return lastPhyEnd;
     }
 
     /** Commit-log offset of the first readable message, -1 when nothing is readable. */
     public long getMinPhysicalOffset() {
-        Unit unit = new Unit();
-        long min = minOffset;
-        if (min >= getMaxOffsetInQueue() || !read(min, unit) || !unit.isMessage()) {
+        MappedFileQueue f = enter();
+        if (f == null) {
             return -1;
         }
-        return unit.phy;
+        try {
+            Unit unit = new Unit();
+            long min = minOffset;
+            if (min >= unitIndex(endByte) || !QueueScan.read(f, min, unit) || !unit.isMessage()) {
+                return -1;
+            }
+            return unit.phy;
+        } finally {
+            exit();
+        }
     }
 
-    /** Forces written units when at least {@code leastPages} pages are dirty (0: any). */
+    /** Forces written units when at least {@code leastPages} pages are dirty (0: any); a closed queue has none. */
     public void flush(int leastPages) {
-        files.flush(leastPages);
+        MappedFileQueue f = handle.current();
+        if (f != null) {
+            f.flush(leastPages);
+        }
     }
 
     /** Forces everything written (shutdown). */
     void flushAll() {
-        files.flushAll();
+        MappedFileQueue f = handle.current();
+        if (f != null) {
+            f.flushAll();
+        }
     }
 
     /**
      * Drops the units that point at or past {@code phyOffset}, the commit log's valid end after an unclean
-     * stop: they are a suffix of the queue since offsets grow along it.
+     * stop: they are a suffix of the queue since offsets grow along it. A closed queue whose ends are not
+     * known yet does it when it opens.
      */
     public void truncateDirtyLogicFiles(long phyOffset) {
-        if (files.isEmpty()) {
+        if (!isMapped() && !endsKnown) {
+            truncateAt = Math.min(truncateAt, phyOffset);
             return;
         }
-        long max = getMaxOffsetInQueue();
-        long keepEnd = searchFirst(unitIndex(files.getMinOffset()), max, u -> u.readable
+        long last = lastPhyEnd;
+        if (endsKnown && last > 0 && last <= phyOffset) {
+            return; // every message ends below the cut (units grow along the queue): nothing to open for
+        }
+        MappedFileQueue f = enter();
+        if (f == null) {
+            return;
+        }
+        try {
+            truncateBeyond(f, phyOffset);
+        } finally {
+            exit();
+        }
+    }
+
+    private void truncateBeyond(MappedFileQueue f, long phyOffset) {
+        if (f.isEmpty()) {
+            return;
+        }
+        long max = unitIndex(f.getMaxOffset());
+        long keepEnd = QueueScan.searchFirst(f, unitIndex(f.getMinOffset()), max, u -> u.readable
                 && (ConsumeQueueUnit.isBlank(u.size) ? u.phy >= phyOffset : u.phy + u.size > phyOffset));
         if (keepEnd == max) {
             return;
         }
-        files.truncateDirtyFiles(byteOffset(keepEnd));
+        f.truncateDirtyFiles(byteOffset(keepEnd));
+        endByte = f.getMaxOffset();
         if (minOffset > keepEnd) {
             minOffset = keepEnd;
         }
-        lastPhyEnd = findLastPhyEnd();
+        lastPhyEnd = QueueScan.lastPhyEnd(f);
         log.info("Consume queue {}-{}: dropped units {} to {} beyond commit-log offset {}", topic, queueId, keepEnd,
                 max - 1, phyOffset);
     }
@@ -330,9 +450,22 @@ public final class ConsumeQueue {
      * log still holds; never moves it back.
      */
     public void correctMinOffset(long minPhyOffset) {
-        long max = getMaxOffsetInQueue();
-        long from = Math.max(minOffset, unitIndex(Math.max(0, files.getMinOffset())));
-        long found = skipBlanks(searchFirst(from, max, u -> u.readable && u.phy >= minPhyOffset), max);
+        MappedFileQueue f = enter();
+        if (f == null) {
+            return;
+        }
+        try {
+            correctMinOffset(f, minPhyOffset);
+        } finally {
+            exit();
+        }
+    }
+
+    private void correctMinOffset(MappedFileQueue f, long minPhyOffset) {
+        long max = unitIndex(endByte);
+        long from = Math.max(minOffset, unitIndex(Math.max(0, f.getMinOffset())));
+        long found = QueueScan.skipBlanks(f,
+                QueueScan.searchFirst(f, from, max, u -> u.readable && u.phy >= minPhyOffset), max);
         if (found > minOffset) {
             minOffset = found;
         }
@@ -340,116 +473,131 @@ public final class ConsumeQueue {
 
     /**
      * Deletes leading files (never the last) whose units all point below {@code minPhyOffset}, then corrects
-     * the min offset.
+     * the min offset. A closed queue with a single file is answered from its ends where they tell enough.
      *
      * @return how many files were deleted
      */
     int deleteExpiredFiles(long minPhyOffset) {
-        // the last unit of a file has the highest offset in it; a blank carries the offset of a later message
-        int deleted = files.deleteExpiredFileByOffset(minPhyOffset, SIZE);
-        correctMinOffset(minPhyOffset);
-        return deleted;
+        if (!isMapped() && endsKnown && (firstFileByte < 0 || endByte - firstFileByte <= mappedFileSize)) {
+            // one file, which is never deleted: only the min offset may move, often known without the file
+            long max = unitIndex(endByte);
+            if (minOffset >= max) {
+                return 0;
+            }
+            long last = lastPhyEnd;
+            if (last > 0 && last <= minPhyOffset) {
+                minOffset = max;
+                return 0;
+            }
+        }
+        MappedFileQueue f = enter();
+        if (f == null) {
+            return 0;
+        }
+        try {
+            // the last unit of a file has the highest offset in it; a blank carries the offset of a later message
+            int deleted = f.deleteExpiredFileByOffset(minPhyOffset, SIZE);
+            firstFileByte = f.isEmpty() ? -1 : f.getMinOffset();
+            correctMinOffset(f, minPhyOffset);
+            return deleted;
+        } finally {
+            exit();
+        }
     }
 
     /** Number of files, for tests and metrics. */
     int fileCount() {
-        return files.fileCount();
+        MappedFileQueue f = enter();
+        if (f == null) {
+            return 0;
+        }
+        try {
+            return f.fileCount();
+        } finally {
+            exit();
+        }
     }
 
     Path directory() {
-        return files.getStorePath();
+        return handle.directory();
     }
 
-    /** Flushes and unmaps the files (shutdown); the queue is unusable afterwards. */
+    /** Flushes and unmaps the files (shutdown); the queue opens again on its next use. */
     void shutdown() {
-        files.flushAll();
-        files.shutdown(0);
+        handle.close();
     }
 
     /** Unmaps and deletes every file and the queue's directory. */
     void destroy() {
-        files.destroy();
+        handle.destroy(() -> {
+            endByte = 0;
+            firstFileByte = -1;
+            minOffset = 0;
+            lastPhyEnd = 0;
+            endsKnown = true;
+        });
     }
 
-    /** First index in [lo, hi) whose unit matches, for a predicate false...false true...true along the queue. */
-    private long searchFirst(long lo, long hi, Predicate<Unit> matches) {
-        Unit unit = new Unit();
-        long low = lo;
-        long high = hi;
-        while (low < high) {
-            long mid = (low + high) >>> 1;
-            read(mid, unit);
-            if (matches.test(unit)) {
-                high = mid;
-            } else {
-                low = mid + 1;
+    /**
+     * Closes the files when nobody uses the queue and its last use was before {@code usedBefore}.
+     *
+     * @return whether the queue was closed
+     */
+    boolean closeIfIdle(long usedBefore) {
+        return handle.closeIfIdle(usedBefore);
+    }
+
+    private MappedFileQueue enter() {
+        return handle.enter();
+    }
+
+    private void exit() {
+        handle.exit();
+    }
+
+    /** Sets the positions of freshly mapped files from the known ends, or scans them for the ends. */
+    private void prepare(MappedFileQueue f) {
+        if (endsKnown) {
+            applyKnownEnds(f);
+        } else {
+            long end = QueueScan.recoverEnd(f, topic, queueId);
+            endByte = end;
+            firstFileByte = f.isEmpty() ? -1 : f.getMinOffset();
+            minOffset = QueueScan.skipBlanks(f, unitIndex(Math.max(0, f.getMinOffset())), unitIndex(end));
+            lastPhyEnd = QueueScan.lastPhyEnd(f);
+            endsKnown = true;
+        }
+        long cut = truncateAt;
+        if (cut != NO_TRUNCATION) {
+            truncateAt = NO_TRUNCATION;
+            truncateBeyond(f, cut);
+        }
+    }
+
+    private void applyKnownEnds(MappedFileQueue f) {
+        long end = endByte;
+        if (f.isEmpty()) {
+            if (end > Math.max(0, firstFileByte)) {
+                log.error("Consume queue {}-{}: its files are gone (expected units up to {}); it is empty until the"
+                        + " store rebuilds it at the next start", topic, queueId, unitIndex(end));
             }
+            endByte = 0;
+            firstFileByte = -1;
+            minOffset = 0;
+            lastPhyEnd = 0;
+            return;
         }
-        return low;
-    }
-
-    /** The first index at or after {@code index} that is not a blank unit ({@code max} when none). */
-    private long skipBlanks(long index, long max) {
-        Unit unit = new Unit();
-        long i = index;
-        while (i < max && read(i, unit) && ConsumeQueueUnit.isBlank(unit.size)) {
-            i++;
+        if (end < f.getMinOffset() || end > f.getMaxOffset()) {
+            throw new IllegalStateException("its files in " + directory() + " cover bytes [" + f.getMinOffset() + ", "
+                    + f.getMaxOffset() + ") but the queue ends at byte " + end);
         }
-        return i;
-    }
-
-    private long findLastPhyEnd() {
-        Unit unit = new Unit();
-        long first = unitIndex(Math.max(0, files.getMinOffset()));
-        for (long i = getMaxOffsetInQueue() - 1; i >= first; i--) {
-            if (read(i, unit) && unit.isMessage()) {
-                return unit.phy + unit.size;
-            }
-        }
-        return 0;
-    }
-
-    /** Reads unit {@code index} into {@code unit}; false (and unit marked unreadable) when it is not there. */
-    private boolean read(long index, Unit unit) {
-        long pos = byteOffset(index);
-        MappedFile file = files.findMappedFileByOffset(pos);
-        if (file == null || !file.hold()) {
-            return unit.unreadable();
-        }
-        try {
-            int at = (int) (pos - file.getFileFromOffset());
-            if (at + SIZE > file.getReadPosition()) {
-                return unit.unreadable();
-            }
-            unit.readable = true;
-            unit.phy = file.getLong(at + ConsumeQueueUnit.PHY_OFFSET_OFFSET);
-            unit.size = file.getInt(at + ConsumeQueueUnit.MSG_SIZE_OFFSET);
-            return true;
-        } finally {
-            file.release();
-        }
-    }
-
-    /** A unit read for a search; reused across the probes of one search. */
-    private static final class Unit {
-        boolean readable;
-        long phy;
-        int size;
-
-        boolean unreadable() {
-            readable = false;
-            phy = Long.MIN_VALUE;
-            size = 0;
-            return false;
-        }
-
-        boolean isMessage() {
-            return readable && ConsumeQueueUnit.isMessage(phy, size);
-        }
+        f.truncateDirtyFiles(end, false);
+        firstFileByte = f.getMinOffset();
     }
 
     @Override
     public String toString() {
-        return "ConsumeQueue{" + topic + "-" + queueId + ", min=" + minOffset + ", max=" + getMaxOffsetInQueue() + "}";
+        return "ConsumeQueue{" + topic + "-" + queueId + ", min=" + minOffset + ", max=" + unitIndex(endByte)
+                + (isMapped() ? "" : ", closed") + "}";
     }
 }
