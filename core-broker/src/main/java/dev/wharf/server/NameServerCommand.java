@@ -1,12 +1,14 @@
 package dev.wharf.server;
 
 import dev.wharf.namesrv.NameServer;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
 
 /** {@code wharf namesrv}: a NameServer in the foreground. */
 @Command(name = "namesrv", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
@@ -23,6 +25,11 @@ final class NameServerCommand implements Callable<Integer> {
             description = "Address to listen on (default: ${DEFAULT-VALUE}; 0.0.0.0 for every interface).")
     String bind;
 
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "NameServer configuration file (key=value lines with RocketMQ's key names, e.g. listenPort, "
+                    + "bindAddress, scanNotActiveBrokerInterval); --port and --bind override its values.")
+    Path config;
+
     @ParentCommand
     WharfCli root;
 
@@ -32,8 +39,12 @@ final class NameServerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Servers.checkPort("--port", port);
+        // the flags' defaults must not hide the file's listenPort and bindAddress: only flags given override it
+        ParseResult given = spec.commandLine().getParseResult();
+        NameServerSettings settings = NameServerSettings.assemble(config,
+                given.hasMatchedOption("--port") ? port : null, given.hasMatchedOption("--bind") ? bind : null);
         Foreground foreground = new Foreground();
-        NameServer nameServer = Servers.startNameServer(bind, port, foreground);
+        NameServer nameServer = Servers.startNameServer(settings.nameServer(), settings.netty(), foreground);
         return foreground.runUntilStopped(spec.commandLine().getOut(), ReadyLine.nameServer(nameServer.address()),
                 root.stopSignal());
     }

@@ -28,12 +28,17 @@ final class Servers {
         NettyServerConfig server = new NettyServerConfig();
         server.setListenPort(port);
         server.setBindAddress(bind);
-        NameServer nameServer = new NameServer(new NameServerConfig(), server);
+        return startNameServer(new NameServerConfig(), server, foreground);
+    }
+
+    static NameServer startNameServer(NameServerConfig config, NettyServerConfig server, Foreground foreground)
+            throws CliException {
+        NameServer nameServer = new NameServer(config, server);
         try {
             nameServer.start();
         } catch (RuntimeException e) {
-            throw new CliException(ExitCodes.FAILED, "Cannot start the NameServer on " + bind + ":" + port + ": "
-                    + e.getMessage() + " (the NameServer port is set with --port).", e);
+            throw new CliException(ExitCodes.FAILED, "Cannot start the NameServer on " + server.getBindAddress() + ":"
+                    + server.getListenPort() + ": " + e.getMessage() + " (the NameServer port is set with --port).", e);
         }
         foreground.started("the NameServer", nameServer::shutdown);
         return nameServer;

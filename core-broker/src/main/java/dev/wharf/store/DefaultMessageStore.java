@@ -20,6 +20,7 @@ import dev.wharf.store.recovery.AbortFile;
 import dev.wharf.store.recovery.CheckpointLayout;
 import dev.wharf.store.recovery.CommitLogRecovery;
 import dev.wharf.store.recovery.StoreCheckpoint;
+import dev.wharf.store.recovery.StoreFormatVersion;
 import dev.wharf.store.recovery.StoreLock;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -126,6 +127,7 @@ public final class DefaultMessageStore implements MessageStore {
         Files.createDirectories(root);
         lock = StoreLock.acquire(root);
         try {
+            StoreFormatVersion.checkOrCreate(root); // refuses a store of a newer format before reading anything
             boolean lastExitOk = !abortFile.exists();
             checkpoint = StoreCheckpoint.open(root);
             commitLog.load();
