@@ -109,6 +109,9 @@ class DistributionArchiveIT {
                 .as("NOTICE (distribution/src/dist/NOTICE) names the bundled library %s and its license", library)
                 .containsPattern("(?m)^\\s+" + Pattern.quote(library) + "\\s+\\S"));
         assertThat(Files.readString(home.resolve("LICENSE"))).contains("Apache License", "Version 2.0");
+        assertThat(Files.readString(home.resolve("README"))).as("filtered with the version")
+                .startsWith("Wharf " + System.getProperty("wharf.version"));
+        assertThat(notice).startsWith("Wharf " + System.getProperty("wharf.version"));
     }
 
     @Test

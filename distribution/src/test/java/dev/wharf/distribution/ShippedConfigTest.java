@@ -100,6 +100,15 @@ class ShippedConfigTest {
         }
     }
 
+    @Test
+    void theSystemdUnitRunsTheServerAsASimpleServiceStoppedBySigtermAndRestartedOnFailure() throws IOException {
+        Path unit = Path.of(System.getProperty("wharf.dist.src", "src"), "dist", "systemd", "wharf.service");
+        List<String> lines = Files.readAllLines(unit, StandardCharsets.UTF_8);
+        assertThat(lines).contains("[Unit]", "[Service]", "[Install]", "Type=simple", "KillSignal=SIGTERM",
+                "Restart=on-failure", "LimitNOFILE=1048576", "SuccessExitStatus=143", "User=wharf");
+        assertThat(lines).anyMatch(l -> l.startsWith("ExecStart=/opt/wharf/bin/wharf standalone"));
+    }
+
     /** The settings of a file, with the commented-out ones too when asked (a later line wins, as in the file). */
     private static Map<String, String> settings(Path file, boolean withCommented) throws IOException {
         Map<String, String> out = new LinkedHashMap<>();
