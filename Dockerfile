@@ -14,10 +14,10 @@ ARG WHARF_VERSION=0.1.0-SNAPSHOT
 RUN groupadd --system wharf \
     && useradd --system --gid wharf --home-dir /var/lib/wharf --shell /usr/sbin/nologin wharf
 
-COPY distribution/target/wharf-${WHARF_VERSION}-bin.tar.gz /tmp/wharf.tar.gz
+COPY distribution/target/wharf-${WHARF_VERSION}-bin.tar.gz /opt/wharf-bin.tar.gz
 RUN mkdir -p /opt/wharf \
-    && tar -xzf /tmp/wharf.tar.gz -C /opt/wharf --strip-components=1 \
-    && rm /tmp/wharf.tar.gz \
+    && tar -xzf /opt/wharf-bin.tar.gz -C /opt/wharf --strip-components=1 \
+    && rm /opt/wharf-bin.tar.gz \
     && mkdir -p /var/lib/wharf/store /var/log/wharf /run/wharf \
     && chown -R wharf:wharf /var/lib/wharf /var/log/wharf /run/wharf
 

@@ -205,6 +205,26 @@ class DistributionArchiveIT {
     }
 
     @Test
+    void aStalePidFileLeftByACrashIsNoticedAndRemoved() throws Exception {
+        Path home = unpack();
+        // the PID of a process that has ended: what a killed server leaves behind
+        Process ended = new ProcessBuilder("true").start();
+        assertThat(ended.waitFor(STEP_SECONDS, TimeUnit.SECONDS)).isTrue();
+        Path pidFile = home.resolve("run/broker.pid");
+        Files.createDirectories(pidFile.getParent());
+        Files.writeString(pidFile, ended.pid() + "\n");
+
+        Result status = wharf(home, "status", "broker");
+        assertThat(status.exitCode()).as(status.toString()).isEqualTo(3);
+        assertThat(status.out()).contains("broker is not running (removed the stale PID file");
+        assertThat(pidFile).doesNotExist();
+
+        Result stop = wharf(home, "stop");
+        assertThat(stop.exitCode()).as("stopping nothing is not an error").isZero();
+        assertThat(stop.out()).contains("No Wharf server of");
+    }
+
+    @Test
     void anOldJavaIsRefusedWithAClearMessage() throws Exception {
         Path home = unpack();
         // a fake JAVA_HOME whose java reports Java 11
