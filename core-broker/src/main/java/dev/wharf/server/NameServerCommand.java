@@ -4,7 +4,6 @@ import dev.wharf.common.config.BeanBinder;
 import dev.wharf.controller.ControllerConfig;
 import dev.wharf.controller.ControllerPeers;
 import dev.wharf.namesrv.NameServer;
-import dev.wharf.namesrv.NameServerConfig;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,6 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParseResult;
 
 /** {@code wharf namesrv}: a NameServer in the foreground. */
 @Command(name = "namesrv", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
@@ -31,9 +31,10 @@ final class NameServerCommand implements Callable<Integer> {
     String bind;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "NameServer configuration file (key=value: scanNotActiveBrokerInterval, "
-                    + "brokerChannelExpiredTime, enableControllerInNamesrv and the controller keys controllerPeers, "
-                    + "controllerSelfId, controllerStorePath, controllerHeartBeatTimeoutMills, ...).")
+            description = "NameServer configuration file (key=value lines with RocketMQ's key names: listenPort, "
+                    + "bindAddress, scanNotActiveBrokerInterval, brokerChannelExpiredTime, enableControllerInNamesrv "
+                    + "and the controller keys controllerPeers, controllerSelfId, controllerStorePath, ...); "
+                    + "flags given override its values.")
     Path config;
 
     @Option(names = "--controller-peers", paramLabel = "ID=HOST:PORT,...",
@@ -60,11 +61,14 @@ final class NameServerCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Servers.checkPort("--port", port);
-        NameServerConfig nameServerConfig = new NameServerConfig();
-        ControllerConfig controllerConfig = new ControllerConfig();
-        settings(nameServerConfig, controllerConfig);
+        // the flags' defaults must not hide the file's listenPort and bindAddress: only flags given override it
+        ParseResult given = spec.commandLine().getParseResult();
+        NameServerSettings settings = settings(given.hasMatchedOption("--port") ? port : null,
+                given.hasMatchedOption("--bind") ? bind : null);
+        ControllerConfig controllerConfig = settings.controller();
         Foreground foreground = new Foreground();
-        NameServer nameServer = Servers.startNameServer(bind, port, nameServerConfig, controllerConfig, foreground);
+        NameServer nameServer = Servers.startNameServer(settings.nameServer(), settings.netty(), controllerConfig,
+                foreground);
         String line = ReadyLine.nameServer(nameServer.address());
         if (nameServer.controller() != null) {
             line += " (controller " + controllerConfig.getControllerSelfId() + ", peers "
@@ -73,27 +77,24 @@ final class NameServerCommand implements Callable<Integer> {
         return foreground.runUntilStopped(spec.commandLine().getOut(), line, root.stopSignal());
     }
 
-    private void settings(NameServerConfig nameServerConfig, ControllerConfig controllerConfig) throws Exception {
-        Map<String, String> merged = new LinkedHashMap<>();
-        if (config != null) {
-            merged.putAll(BrokerSettingsAssembler.read(config));
-        }
+    private NameServerSettings settings(Integer givenPort, String givenBind) throws Exception {
+        Map<String, String> flags = new LinkedHashMap<>();
         if (controllerPeers != null) {
-            merged.put("enableControllerInNamesrv", "true");
-            merged.put("controllerPeers", controllerPeers);
+            flags.put("enableControllerInNamesrv", "true");
+            flags.put("controllerPeers", controllerPeers);
         }
         if (controllerId != null) {
-            merged.put("controllerSelfId", controllerId);
+            flags.put("controllerSelfId", controllerId);
         }
         if (controllerData != null) {
-            merged.put("controllerStorePath", controllerData.toAbsolutePath().normalize().toString());
+            flags.put("controllerStorePath", controllerData.toAbsolutePath().normalize().toString());
         }
         try {
-            BeanBinder.bindStrict(merged, config == null ? "the command line flags"
-                    : "the configuration file " + config + " or the command line flags", nameServerConfig,
-                    controllerConfig);
-            if (nameServerConfig.isEnableControllerInNamesrv()) {
-                if (!merged.containsKey("controllerStorePath")) {
+            NameServerSettings settings = NameServerSettings.assemble(config, givenPort, givenBind, flags);
+            ControllerConfig controllerConfig = settings.controller();
+            if (settings.nameServer().isEnableControllerInNamesrv()) {
+                // not set anywhere: one folder per node id, so that nodes of one machine do not share one
+                if (new ControllerConfig().getControllerStorePath().equals(controllerConfig.getControllerStorePath())) {
                     controllerConfig.setControllerStorePath(Path.of(System.getProperty("user.home"), "wharf",
                             "controller", controllerConfig.getControllerSelfId()).toString());
                 }
@@ -103,6 +104,7 @@ final class NameServerCommand implements Callable<Integer> {
                             + "' (--controller-id, controllerSelfId) is not one of the controller peers " + peers.ids());
                 }
             }
+            return settings;
         } catch (IllegalArgumentException e) {
             throw CliException.usage(e.getMessage());
         }

@@ -35,12 +35,18 @@ final class Servers {
         NettyServerConfig server = new NettyServerConfig();
         server.setListenPort(port);
         server.setBindAddress(bind);
+        return startNameServer(config, server, controller, foreground);
+    }
+
+    /** A NameServer with its listener's settings (and its embedded controller's, if enableControllerInNamesrv). */
+    static NameServer startNameServer(NameServerConfig config, NettyServerConfig server, ControllerConfig controller,
+                                      Foreground foreground) throws CliException {
         NameServer nameServer = new NameServer(config, server, controller);
         try {
             nameServer.start();
         } catch (RuntimeException e) {
-            throw new CliException(ExitCodes.FAILED, "Cannot start the NameServer on " + bind + ":" + port + ": "
-                    + e.getMessage() + " (the NameServer port is set with --port).", e);
+            throw new CliException(ExitCodes.FAILED, "Cannot start the NameServer on " + server.getBindAddress() + ":"
+                    + server.getListenPort() + ": " + e.getMessage() + " (the NameServer port is set with --port).", e);
         }
         foreground.started("the NameServer", nameServer::shutdown);
         return nameServer;

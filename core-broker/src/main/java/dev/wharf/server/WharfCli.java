@@ -64,12 +64,11 @@ public final class WharfCli implements Runnable {
                 "Missing command: give one of namesrv, broker, standalone, controller or admin.");
     }
 
-    /** The version from the jar's manifest. */
+    /** The version, git commit and build time the build recorded ({@link BuildInfo}). */
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
-            String version = WharfCli.class.getPackage().getImplementationVersion();
-            return new String[] {"Wharf " + (version == null ? "(development build)" : version)};
+            return BuildInfo.current().lines();
         }
     }
 }

@@ -33,6 +33,7 @@ import dev.wharf.store.recovery.CommitLogRecovery;
 import dev.wharf.store.recovery.QuarantineEntry;
 import dev.wharf.store.recovery.QuarantineReport;
 import dev.wharf.store.recovery.StoreCheckpoint;
+import dev.wharf.store.recovery.StoreFormatVersion;
 import dev.wharf.store.recovery.StoreLock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -172,6 +173,7 @@ public final class DefaultMessageStore implements ReplicableStore {
         Files.createDirectories(root);
         lock = StoreLock.acquire(root);
         try {
+            StoreFormatVersion.checkOrCreate(root); // refuses a store of a newer format before reading anything
             long t0 = System.nanoTime();
             boolean lastExitOk = !abortFile.exists();
             checkpoint = StoreCheckpoint.open(root);

@@ -12,7 +12,7 @@ public final class MessageHeaders {
     /**
      * SEND_MESSAGE / SEND_BATCH_MESSAGE. Body: the message body, or for a batch the encoding of
      * {@code dev.wharf.protocol.body.BatchMessageCodec}. {@code properties} is the encoded properties string.
-     * {@code queueId} < 0 lets the broker choose.
+     * {@code queueId < 0} lets the broker choose.
      */
     public record SendMessageRequest(
             @Required String producerGroup,

@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 
 /**
  * Every group's acknowledgement state, per (group, topic). Lookups read a concurrent map; creating and
- * deleting a (group, topic) is done by {@link AckService} under this table's monitor, so that the log
+ * deleting a (group, topic) is done by {@code AckService} under this table's monitor, so that the log
  * records of a creation or deletion are ordered with the state they describe.
  */
 public final class AckStateTable {
