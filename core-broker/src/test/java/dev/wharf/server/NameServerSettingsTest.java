@@ -52,7 +52,7 @@ class NameServerSettingsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("brokerChannelExpiredTime").hasMessageContaining(file.toString());
         assertThatThrownBy(() -> NameServerSettings.assemble(dir.resolve("missing.conf"), null, null))
-                .isInstanceOf(NoSuchFileException.class).hasMessageContaining("--config FILE");
+                .isInstanceOf(NoSuchFileException.class).hasMessageContaining("does not exist");
     }
 
     @Test
