@@ -152,7 +152,7 @@ class MasterSlaveReadTest {
 
         assertThat(group(admin, "HaRoute", "broker-a")).containsExactlyInAnyOrderEntriesOf(
                 Map.of(0L, master.address, 1L, slave.address()));
-        assertThat(slave.masterAddress()).isEqualTo(master.address);
+        assertThat(slave.replica().masterAddress()).isEqualTo(master.address);
         assertThat(slave.isSlave()).isTrue();
         // the slave copies the topic from its master
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.topics().find("HaRoute") != null);
@@ -248,7 +248,7 @@ class MasterSlaveReadTest {
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
                 slave.offsets().queryOffset("ha-readers", topic, 0) == 60
                         && slave.offsets().queryOffset("ha-readers", topic, 1) == 60);
-        assertThat(slave.slaveCommittedOffsets().pendingCount()).isPositive();
+        assertThat(slave.replica().committedOffsets().pendingCount()).isPositive();
 
         // the master comes back (another port); the offsets committed on the slave reach it
         Replicas.Child returned = track(Replicas.startChild(masterDir, nameServer.address(), "broker-a", 0));
@@ -303,14 +303,14 @@ class MasterSlaveReadTest {
         reader.updateConsumeOffset(q0, 7);
         reader.shutdown(); // commits the offset: to the slave, the group having no master
         assertThat(slave.offsets().queryOffset("ha-pullers", topic, 0)).isEqualTo(7);
-        assertThat(slave.slaveCommittedOffsets().pendingCount()).isEqualTo(1);
+        assertThat(slave.replica().committedOffsets().pendingCount()).isEqualTo(1);
 
         Broker back = Replicas.start(masterDir, nameServer.address(), "broker-a", 0);
         track(back::shutdown);
         assertThat(back.offsets().queryOffset("ha-pullers", topic, 0)).isEqualTo(-1);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
                 back.offsets().queryOffset("ha-pullers", topic, 0) == 7);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.slaveCommittedOffsets().pendingCount() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.replica().committedOffsets().pendingCount() == 0);
         assertThat(slave.offsets().queryOffset("ha-pullers", topic, 0)).isEqualTo(7);
     }
 }
