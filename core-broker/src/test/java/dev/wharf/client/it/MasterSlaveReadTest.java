@@ -82,6 +82,11 @@ class MasterSlaveReadTest {
         return closer;
     }
 
+    private Broker track(Broker broker) {
+        closers.add(broker::shutdown);
+        return broker;
+    }
+
     private Broker broker(String dir, String name, long id) throws Exception {
         Broker b = Replicas.start(root.resolve(dir), nameServer.address(), name, id);
         track(b::shutdown);
@@ -312,5 +317,45 @@ class MasterSlaveReadTest {
                 back.offsets().queryOffset("ha-pullers", topic, 0) == 7);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.replica().committedOffsets().pendingCount() == 0);
         assertThat(slave.offsets().queryOffset("ha-pullers", topic, 0)).isEqualTo(7);
+    }
+
+    @Test
+    void aPullAnswersSuggestionSendsLaggingReadsToTheSlaveAndBack() throws Exception {
+        String topic = "HaSuggest";
+        // any read not at the end lags
+        Broker master = track(Replicas.start(root.resolve("a-0"), nameServer.address(), "broker-a", 0,
+                s -> s.broker().setAccessMessageInMemoryMaxRatio(0)));
+        Broker slave = track(Replicas.start(root.resolve("a-1"), nameServer.address(), "broker-a", 1,
+                s -> s.broker().setAccessMessageInMemoryMaxRatio(0)));
+        for (Broker b : new Broker[] {master, slave}) {
+            b.replica().setSlaveReadEnable(() -> true);
+        }
+        AdminClient admin = admin();
+        admin.createTopic(topic, 1, "broker-a");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.topics().find(topic) != null);
+        Map<String, String> bodies = new HashMap<>();
+        Replicas.mirror(slave, send(producer(), topic, 0, 5, bodies), bodies);
+
+        PullConsumer reader = new PullConsumer("ha-suggested", clientConfig());
+        reader.start();
+        track(reader::shutdown);
+        MessageQueue q0 = new MessageQueue(topic, "broker-a", 0);
+        List<String> servedBy = new ArrayList<>();
+        long offset = 0;
+        while (offset < 5) {
+            PullResult r = reader.pull(q0, null, offset, 1);
+            assertThat(r.pullStatus()).isEqualTo(PullStatus.FOUND);
+            servedBy.add(HostAddress.toString(r.msgFoundList().get(0).getStoreHost()).equals(slave.address())
+                    ? "slave" : "master");
+            offset = r.nextBeginOffset();
+        }
+        // the master suggests the slave while the reader lags; the slave keeps it until it has caught up
+        assertThat(servedBy).containsExactly("master", "slave", "slave", "slave", "slave");
+        assertThat(reader.pull(q0, null, 5, 1).pullStatus()).isEqualTo(PullStatus.NO_NEW_MSG);
+        // caught up: sent back to the master, which has what the slave does not
+        send(producer(), topic, 5, 1, bodies);
+        PullResult fresh = reader.pull(q0, null, 5, 1);
+        assertThat(fresh.pullStatus()).isEqualTo(PullStatus.FOUND);
+        assertThat(HostAddress.toString(fresh.msgFoundList().get(0).getStoreHost())).isEqualTo(master.address());
     }
 }
