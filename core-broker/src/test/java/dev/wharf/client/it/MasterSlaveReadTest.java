@@ -104,7 +104,7 @@ class MasterSlaveReadTest {
         config.setPollNameServerInterval(500);
         config.setHeartbeatBrokerInterval(1_000);
         config.setPersistConsumerOffsetInterval(300);
-        config.setMqClientApiTimeout(3_000);
+        config.setMqClientApiTimeout(10_000); // a shared test machine can stall a disk write for seconds
         config.setClientCallbackExecutorThreads(2);
         return config;
     }
