@@ -82,6 +82,11 @@ class MasterSlaveReadTest {
         return closer;
     }
 
+    private Broker track(Broker broker) {
+        closers.add(broker::shutdown);
+        return broker;
+    }
+
     private Broker broker(String dir, String name, long id) throws Exception {
         Broker b = Replicas.start(root.resolve(dir), nameServer.address(), name, id);
         track(b::shutdown);
@@ -99,7 +104,7 @@ class MasterSlaveReadTest {
         config.setPollNameServerInterval(500);
         config.setHeartbeatBrokerInterval(1_000);
         config.setPersistConsumerOffsetInterval(300);
-        config.setMqClientApiTimeout(3_000);
+        config.setMqClientApiTimeout(10_000); // a shared test machine can stall a disk write for seconds
         config.setClientCallbackExecutorThreads(2);
         return config;
     }
@@ -152,7 +157,7 @@ class MasterSlaveReadTest {
 
         assertThat(group(admin, "HaRoute", "broker-a")).containsExactlyInAnyOrderEntriesOf(
                 Map.of(0L, master.address, 1L, slave.address()));
-        assertThat(slave.masterAddress()).isEqualTo(master.address);
+        assertThat(slave.replica().masterAddress()).isEqualTo(master.address);
         assertThat(slave.isSlave()).isTrue();
         // the slave copies the topic from its master
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.topics().find("HaRoute") != null);
@@ -248,7 +253,7 @@ class MasterSlaveReadTest {
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
                 slave.offsets().queryOffset("ha-readers", topic, 0) == 60
                         && slave.offsets().queryOffset("ha-readers", topic, 1) == 60);
-        assertThat(slave.slaveCommittedOffsets().pendingCount()).isPositive();
+        assertThat(slave.replica().committedOffsets().pendingCount()).isPositive();
 
         // the master comes back (another port); the offsets committed on the slave reach it
         Replicas.Child returned = track(Replicas.startChild(masterDir, nameServer.address(), "broker-a", 0));
@@ -303,14 +308,54 @@ class MasterSlaveReadTest {
         reader.updateConsumeOffset(q0, 7);
         reader.shutdown(); // commits the offset: to the slave, the group having no master
         assertThat(slave.offsets().queryOffset("ha-pullers", topic, 0)).isEqualTo(7);
-        assertThat(slave.slaveCommittedOffsets().pendingCount()).isEqualTo(1);
+        assertThat(slave.replica().committedOffsets().pendingCount()).isEqualTo(1);
 
         Broker back = Replicas.start(masterDir, nameServer.address(), "broker-a", 0);
         track(back::shutdown);
         assertThat(back.offsets().queryOffset("ha-pullers", topic, 0)).isEqualTo(-1);
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
                 back.offsets().queryOffset("ha-pullers", topic, 0) == 7);
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.slaveCommittedOffsets().pendingCount() == 0);
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.replica().committedOffsets().pendingCount() == 0);
         assertThat(slave.offsets().queryOffset("ha-pullers", topic, 0)).isEqualTo(7);
+    }
+
+    @Test
+    void aPullAnswersSuggestionSendsLaggingReadsToTheSlaveAndBack() throws Exception {
+        String topic = "HaSuggest";
+        // any read not at the end lags
+        Broker master = track(Replicas.start(root.resolve("a-0"), nameServer.address(), "broker-a", 0,
+                s -> s.broker().setAccessMessageInMemoryMaxRatio(0)));
+        Broker slave = track(Replicas.start(root.resolve("a-1"), nameServer.address(), "broker-a", 1,
+                s -> s.broker().setAccessMessageInMemoryMaxRatio(0)));
+        for (Broker b : new Broker[] {master, slave}) {
+            b.replica().setSlaveReadEnable(() -> true);
+        }
+        AdminClient admin = admin();
+        admin.createTopic(topic, 1, "broker-a");
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.topics().find(topic) != null);
+        Map<String, String> bodies = new HashMap<>();
+        Replicas.mirror(slave, send(producer(), topic, 0, 5, bodies), bodies);
+
+        PullConsumer reader = new PullConsumer("ha-suggested", clientConfig());
+        reader.start();
+        track(reader::shutdown);
+        MessageQueue q0 = new MessageQueue(topic, "broker-a", 0);
+        List<String> servedBy = new ArrayList<>();
+        long offset = 0;
+        while (offset < 5) {
+            PullResult r = reader.pull(q0, null, offset, 1);
+            assertThat(r.pullStatus()).isEqualTo(PullStatus.FOUND);
+            servedBy.add(HostAddress.toString(r.msgFoundList().get(0).getStoreHost()).equals(slave.address())
+                    ? "slave" : "master");
+            offset = r.nextBeginOffset();
+        }
+        // the master suggests the slave while the reader lags; the slave keeps it until it has caught up
+        assertThat(servedBy).containsExactly("master", "slave", "slave", "slave", "slave");
+        assertThat(reader.pull(q0, null, 5, 1).pullStatus()).isEqualTo(PullStatus.NO_NEW_MSG);
+        // caught up: sent back to the master, which has what the slave does not
+        send(producer(), topic, 5, 1, bodies);
+        PullResult fresh = reader.pull(q0, null, 5, 1);
+        assertThat(fresh.pullStatus()).isEqualTo(PullStatus.FOUND);
+        assertThat(HostAddress.toString(fresh.msgFoundList().get(0).getStoreHost())).isEqualTo(master.address());
     }
 }

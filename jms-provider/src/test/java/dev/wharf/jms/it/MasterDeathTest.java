@@ -183,7 +183,7 @@ class MasterDeathTest {
             masterA.ack().snapshotNow();
             replicate(masterA, slaveA, QUEUE, 2);
             long synced = System.currentTimeMillis();
-            await().atMost(Duration.ofSeconds(10)).until(() -> slaveA.slaveSynchronizer().lastSuccessMillis() > synced);
+            await().atMost(Duration.ofSeconds(10)).until(() -> slaveA.replica().synchronizer().lastSuccessMillis() > synced);
 
             // the master dies; what it had is only on its slave now
             masterA.shutdown();
