@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.broker.ha.BrokerRole;
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.protocol.body.TopicConfig;
@@ -12,9 +13,11 @@ import dev.wharf.server.ExitCodes;
 import dev.wharf.store.MessageExtBrokerInner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +25,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@code admin brokers} and {@code admin cluster-check} with a master and a slave that is behind it. */
+/**
+ * {@code admin brokers} and {@code admin cluster-check} with a master and a real slave that replicated part of the
+ * master's log and then lost its replication stream, so it stays behind by a known number of bytes.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AdminReplicationTest {
 
@@ -46,7 +52,8 @@ class AdminReplicationTest {
         s.netty().setListenPort(0);
         s.netty().setSelectorThreads(1);
         s.broker().setBrokerName("broker-a");
-        s.broker().setBrokerId(id);
+        s.broker().setBrokerId(id); // no brokerRole: brokerId 0 is an ASYNC_MASTER, 1 a SLAVE
+        s.ha().setHaListenPort(0);
         s.broker().setNamesrvAddr(nameServer.address());
         s.broker().setAdminBrokerThreadPoolNums(1);
         Broker b = new Broker(s);
@@ -75,9 +82,17 @@ class AdminReplicationTest {
         nameServer.start();
         master = start("m", 0);
         slave = start("s", 1);
+        assertThat(slave.ha().role()).isEqualTo(BrokerRole.SLAVE);
         master.topics().update(new TopicConfig("lagging", 1));
-        put(master, 30);
-        put(slave, 10);
+        put(master, 10);
+        long replicated = master.store().getMaxPhyOffset();
+        // the slave learns the master's HA address from its registration answers and copies the 10 messages
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> slave.store().getMaxPhyOffset() == replicated
+                && slave.store().dispatchBehindBytes() == 0);
+        // its replication stream stops (as when the link to the master breaks): what follows stays on the master
+        slave.ha().shutdown();
+        put(master, 20);
+        assertThat(slave.store().getMaxPhyOffset()).isEqualTo(replicated);
     }
 
     @AfterEach
