@@ -1,9 +1,11 @@
 package dev.wharf.client.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.client.ClientConfig;
+import dev.wharf.client.ClientException;
 import dev.wharf.client.admin.AdminClient;
 import dev.wharf.client.consumer.ConsumeConcurrentlyStatus;
 import dev.wharf.client.consumer.MessageListenerConcurrently;
@@ -19,6 +21,7 @@ import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.namesrv.NameServer;
+import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import dev.wharf.protocol.body.RouteData.BrokerData;
 import java.nio.charset.StandardCharsets;
@@ -305,6 +308,13 @@ class MasterSlaveReadTest {
         Replicas.awaitReplicated(master, slave);
         master.shutdown();
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !group(admin, topic, "broker-a").containsKey(0L));
+        // the only group has no master: a send is refused saying so (not that the topic does not exist)
+        Awaitility.await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertThatThrownBy(() -> producer.send(new Message(topic, "nowhere".getBytes(StandardCharsets.UTF_8))))
+                        .isInstanceOf(ClientException.class)
+                        .hasMessageContaining("served by broker group(s) broker-a, none of which has a master")
+                        .satisfies(e -> assertThat(((ClientException) e).responseCode())
+                                .isEqualTo(ResponseCode.SERVICE_NOT_AVAILABLE)));
 
         PullConsumer reader = new PullConsumer("ha-pullers", clientConfig());
         reader.start();
