@@ -118,6 +118,11 @@ public final class Broker {
                 settings.store().getFileReservedTime(), clock);
         hooks.add(schedule.hook());
         this.ha = replication(settings, store);
+        if (ha != null) {
+            HaService replication = ha;
+            replica.setReplication(replication.role().name(), replication.role() == BrokerRole.SYNC_MASTER
+                    ? settings.ha().requiredSlaveAcks() : 0, replication::inSyncReplicaCount);
+        }
         replica.setSlaveReadEnable(() -> settings.ha().isSlaveReadEnable());
         services.add(masterOnly(new BrokerService() {
             @Override

@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,9 @@ public final class BrokerReplica {
     private volatile SlaveSynchronizer synchronizer;
     private volatile long lastStoreTimestamp;
     private volatile long bootTimestamp;
+    private volatile String role;
+    private volatile int requiredSlaves;
+    private volatile IntSupplier inSyncSlaves = () -> -1;
     private NettyRemotingClient syncClient;
 
     BrokerReplica(BrokerConfig config, MessageStore store, BrokerParts parts, Path storeRoot,
@@ -166,6 +170,16 @@ public final class BrokerReplica {
     }
 
     /**
+     * The replication role and the in-sync figures the runtime answer carries, so tools can tell a SYNC_MASTER
+     * that has too few slaves in sync (its sends are not acknowledged as configured).
+     */
+    public void setReplication(String role, int requiredSlaves, IntSupplier inSyncSlaves) {
+        this.role = role;
+        this.requiredSlaves = requiredSlaves;
+        this.inSyncSlaves = Objects.requireNonNull(inSyncSlaves, "inSyncSlaves");
+    }
+
+    /**
      * Overrides the master client address a slave syncs its metadata from (else the NameServers' answer to its
      * registration); null removes the override.
      */
@@ -206,6 +220,7 @@ public final class BrokerReplica {
     public BrokerRuntime runtime() {
         return new BrokerRuntime(config.getBrokerClusterName(), config.getBrokerName(), config.getBrokerId(),
                 address.get(), store.getMinPhyOffset(), store.getMaxPhyOffset(), lastStoreTimestamp,
-                store.dispatchBehindBytes(), masterAddress(), bootTimestamp);
+                store.dispatchBehindBytes(), masterAddress(), bootTimestamp, role,
+                config.isSlave() ? -1 : inSyncSlaves.getAsInt(), requiredSlaves);
     }
 }

@@ -42,6 +42,10 @@ class AdminReplicationTest {
     private Broker slave;
 
     private Broker start(String dir, long id) throws Exception {
+        return start(dir, "broker-a", id, null);
+    }
+
+    private Broker start(String dir, String name, long id, BrokerRole role) throws Exception {
         BrokerSettings s = BrokerSettings.defaults();
         s.store().setStorePathRootDir(root.resolve(dir).toString());
         s.store().setMappedFileSizeCommitLog(4 * 1024 * 1024);
@@ -51,7 +55,10 @@ class AdminReplicationTest {
         s.store().setMaxIndexNum(4_000);
         s.netty().setListenPort(0);
         s.netty().setSelectorThreads(1);
-        s.broker().setBrokerName("broker-a");
+        s.broker().setBrokerName(name);
+        if (role != null) {
+            s.ha().setBrokerRole(role);
+        }
         s.broker().setBrokerId(id); // no brokerRole: brokerId 0 is an ASYNC_MASTER, 1 a SLAVE
         s.ha().setHaListenPort(0);
         s.broker().setNamesrvAddr(nameServer.address());
@@ -115,7 +122,7 @@ class AdminReplicationTest {
         List<String> rows = AdminServer.rows(text.out());
         assertThat(rows).hasSize(2);
         assertThat(rows.get(0)).matches("DefaultCluster\\s+broker-a\\s+0\\s+" + master.address().replace(".", "\\.")
-                + "\\s+MASTER\\s+" + master.store().getMaxPhyOffset() + "\\s+-\\s+-");
+                + "\\s+ASYNC_MASTER\\s+" + master.store().getMaxPhyOffset() + "\\s+-\\s+-");
         assertThat(rows.get(1)).matches("DefaultCluster\\s+broker-a\\s+1\\s+" + slave.address().replace(".", "\\.")
                 + "\\s+SLAVE\\s+" + slave.store().getMaxPhyOffset() + "\\s+" + lag + "\\s+\\d+");
 
@@ -151,5 +158,23 @@ class AdminReplicationTest {
         Cli.Result bad = Cli.run("admin", "-n", nameServer.address(), "cluster-check", "--max-lag-bytes", "-5");
         assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(bad.err()).contains("--max-lag-bytes is -5");
+    }
+
+    @Test
+    void clusterCheckFailsForASyncMasterWithoutItsSlave() throws Exception {
+        Broker alone = start("b", "broker-b", 0, BrokerRole.SYNC_MASTER);
+        try {
+            Cli.Result brokers = Cli.run("admin", "-n", nameServer.address(), "brokers");
+            assertThat(AdminServer.rows(brokers.out())).anySatisfy(row -> assertThat(row).matches(
+                    "DefaultCluster\\s+broker-b\\s+0\\s+" + alone.address().replace(".", "\\.") + "\\s+SYNC_MASTER\\s+.*"));
+
+            Cli.Result check = Cli.run("admin", "-n", nameServer.address(), "cluster-check");
+            assertThat(check.exitCode()).as(check.toString()).isEqualTo(ExitCodes.FAILED);
+            assertThat(check.out()).contains("NOT IN SYNC: broker-b master " + alone.address()
+                    + " is a SYNC_MASTER with 0 slave(s) in sync and 1 needed (minInSyncReplicas)");
+            assertThat(check.out()).doesNotContain("NOT IN SYNC: broker-a");
+        } finally {
+            alone.shutdown();
+        }
     }
 }
