@@ -659,7 +659,10 @@ public class BrokerConfig {
         this.accessMessageInMemoryMaxRatio = accessMessageInMemoryMaxRatio;
     }
 
-    /** Whether this broker is a slave of its group (brokerId above 0). */
+    /**
+     * Whether this broker is a slave of its group (brokerId above 0). Validated settings make brokerRole agree: it
+     * is SLAVE exactly when this is true (see HaConfig#validate).
+     */
     public boolean isSlave() {
         return brokerId != 0;
     }
