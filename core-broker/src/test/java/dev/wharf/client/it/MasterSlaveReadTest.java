@@ -164,6 +164,10 @@ class MasterSlaveReadTest {
         assertThat(slave.isSlave()).isTrue();
         // the slave copies the topic from its master
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.topics().find("HaRoute") != null);
+        // and replicates from the HA address the master published with its registration
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> slave.ha().slaveStatus().connected());
+        assertThat(slave.ha().slaveStatus().masterAddress()).isEqualTo(slave.replica().masterHaAddress());
+        assertThat(slave.ha().slaveStatus().lastRefusal()).isNull();
     }
 
     @Test
