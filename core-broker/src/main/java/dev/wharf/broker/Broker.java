@@ -17,14 +17,7 @@ import dev.wharf.broker.longpolling.PullRequestHoldService;
 import dev.wharf.broker.offset.ConsumerOffsetManager;
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.registry.NameServerRegistrar;
-import dev.wharf.broker.processor.BrokerRuntimeProcessor;
-import dev.wharf.broker.processor.ConsumerOffsetProcessor;
-import dev.wharf.broker.processor.ReadSuggestion;
 import dev.wharf.broker.schedule.ScheduleService;
-import dev.wharf.broker.slave.MetadataExportProcessor;
-import dev.wharf.broker.slave.SlaveCommittedOffsets;
-import dev.wharf.broker.slave.SlaveOffsetCommitProcessor;
-import dev.wharf.broker.slave.SlaveSynchronizer;
 import dev.wharf.broker.topic.TopicConfigManager;
 import dev.wharf.broker.transaction.DelayRouter;
 import dev.wharf.broker.transaction.TransactionSupport;
@@ -32,7 +25,6 @@ import dev.wharf.common.message.Message;
 import dev.wharf.store.MessageExtBrokerInner;
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.protocol.RequestCode;
-import dev.wharf.protocol.body.BrokerRuntime;
 import dev.wharf.protocol.body.RouteData.RegisterBrokerBody;
 import dev.wharf.protocol.header.RouteHeaders.RegisterBrokerRequest;
 import dev.wharf.remoting.NettyClientConfig;
@@ -53,7 +45,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,15 +88,8 @@ public final class Broker {
     private final HaService ha;
     /** Services that write to the store on their own (delivery, check-back, lease expiry): masters only. */
     private final List<BrokerService> masterOnly = new ArrayList<>();
-    private final SlaveCommittedOffsets slaveCommitted = new SlaveCommittedOffsets();
-    private volatile BooleanSupplier slaveReadEnable = () -> false;
-    private volatile String haServerAddr;
-    private volatile String masterAddrOverride;
-    private volatile SlaveSynchronizer synchronizer;
-    private volatile long lastStoreTimestamp;
-    private volatile long bootTimestamp;
+    private final BrokerReplica replica;
     private NettyRemotingClient namesrvClient;
-    private NettyRemotingClient syncClient;
     private volatile NameServerRegistrar registrar;
     private volatile long storeHost;
     private volatile String address;
@@ -122,6 +106,8 @@ public final class Broker {
         this.config = settings.broker();
         this.store = Objects.requireNonNull(store, "store");
         this.parts = new BrokerParts(config, settings.store().rootPath(), store, clock);
+        this.replica = new BrokerReplica(config, store, parts, settings.store().rootPath(), () -> registrar,
+                () -> address);
         this.housekeeping = new ClientHousekeepingService(parts.consumers, parts.producers,
                 config.getChannelExpiredTimeout(), clock);
         this.holdService = new PullRequestHoldService(store, HOLD_CHECK_INTERVAL_MILLIS, clock);
@@ -132,7 +118,12 @@ public final class Broker {
                 settings.store().getFileReservedTime(), clock);
         hooks.add(schedule.hook());
         this.ha = replication(settings, store);
-        this.slaveReadEnable = () -> settings.ha().isSlaveReadEnable();
+        if (ha != null) {
+            HaService replication = ha;
+            replica.setReplication(replication.role().name(), replication.role() == BrokerRole.SYNC_MASTER
+                    ? settings.ha().requiredSlaveAcks() : 0, replication::inSyncReplicaCount);
+        }
+        replica.setSlaveReadEnable(() -> settings.ha().isSlaveReadEnable());
         services.add(masterOnly(new BrokerService() {
             @Override
             public String name() {
@@ -181,10 +172,8 @@ public final class Broker {
             }
         }));
         BrokerProcessors.registerAll(server, executors, config, store, parts, holdService, hooks, () -> storeHost, clock,
-                ack, new ReadSuggestion(config.getBrokerId(), config.getWhichBrokerWhenConsumeSlowly(),
-                        config.getAccessMessageInMemoryMaxRatio(), () -> slaveReadEnable.getAsBoolean(),
-                        store::getMaxPhyOffset));
-        registerReplicaProcessors();
+                ack, replica.readSuggestion());
+        replica.registerProcessors(server, executors);
         this.transactions = new TransactionSupport(config, store, parts.producers, settings.store().rootPath(),
                 () -> storeHost, clock, new DelayRouter() {
                     @Override
@@ -222,22 +211,6 @@ public final class Broker {
     private BrokerService masterOnly(BrokerService service) {
         masterOnly.add(service);
         return service;
-    }
-
-    /** What masters and slaves of a group ask each other and what tools ask about replication. */
-    private void registerReplicaProcessors() {
-        MetadataExportProcessor export = new MetadataExportProcessor(parts.offsets, parts.subscriptionGroups,
-                settings.store().rootPath());
-        for (int code : new int[] {RequestCode.GET_ALL_CONSUMER_OFFSET, RequestCode.GET_ALL_SUBSCRIPTIONGROUP_CONFIG,
-                RequestCode.GET_ALL_DELAY_OFFSET, RequestCode.GET_PROGRESS_DOCUMENT}) {
-            server.registerProcessor(code, export, executors.admin);
-        }
-        server.registerProcessor(RequestCode.GET_BROKER_RUNTIME_INFO, new BrokerRuntimeProcessor(this::runtime),
-                executors.admin);
-        if (config.isSlave()) {
-            server.registerProcessor(RequestCode.UPDATE_CONSUMER_OFFSET, new SlaveOffsetCommitProcessor(
-                    new ConsumerOffsetProcessor(parts.offsets, store), slaveCommitted), executors.clientManage);
-        }
     }
 
     /** Replication for the configured role; it hooks into the store before the store starts. */
@@ -329,17 +302,14 @@ public final class Broker {
                 settings.store().setStoreHost(config.getBrokerIP1() + ":" + port);
             }
             store.setMessageArrivingListener((topic, queueId, logicOffset, tagsCode, storeTimestamp, properties) -> {
-                if (storeTimestamp > lastStoreTimestamp) {
-                    lastStoreTimestamp = storeTimestamp; // one dispatch thread writes it
-                }
+                replica.messageArrived(storeTimestamp);
                 holdService.notifyMessageArriving(topic, queueId, logicOffset + 1, tagsCode);
                 schedule.messageArrived(topic, queueId, tagsCode);
             });
             store.start();
             parts.load();
-            lastStoreTimestamp = Math.max(lastStoreTimestamp, newestStoreTimestamp());
+            replica.loaded(clock.getAsLong());
             holdService.start();
-            bootTimestamp = clock.getAsLong();
             for (BrokerService service : services) {
                 if (config.isSlave() && masterOnly.contains(service)) {
                     log.info("Not starting {}: this broker is a slave (brokerId={})", service.name(),
@@ -357,7 +327,8 @@ public final class Broker {
             settings.store().setStoreHost(address);
             scheduleTasks();
             startRegistration();
-            startSlaveSync();
+            replica.startSync(scheduler);
+            followMasterHaAddress();
             state = State.STARTED;
             log.info("Broker {} of cluster {} started on {} (store {})", config.getBrokerName(),
                     config.getBrokerClusterName(), address, settings.store().getStorePathRootDir());
@@ -439,60 +410,26 @@ public final class Broker {
         }, config.getRegisterNameServerPeriod(), config.getRegisterNameServerPeriod(), TimeUnit.MILLISECONDS);
     }
 
-    /** The store time of the newest message in any queue (one look per queue, at start). */
-    private long newestStoreTimestamp() {
-        long newest = 0;
-        for (dev.wharf.protocol.body.TopicConfig t : parts.topics.all().values()) {
-            for (int q = 0; q < t.writeQueueNums(); q++) {
-                long max = store.getMaxOffsetInQueue(t.topicName(), q);
-                if (max > 0) {
-                    newest = Math.max(newest, store.getMessageStoreTimestamp(t.topicName(), q, max - 1));
-                }
-            }
-        }
-        return newest;
-    }
-
-    private void startSlaveSync() {
-        if (!config.isSlave()) {
-            return;
-        }
+    /** A slave without haMasterAddress follows the master's HA address as the NameServers answer its registration. */
+    private void followMasterHaAddress() {
         HaService replication = ha;
         String configured = settings.ha().getHaMasterAddress();
-        if (replication != null && (configured == null || configured.isBlank())) {
-            // no haMasterAddress: follow the master's HA address as the NameServers answer this slave's registration
-            scheduler.scheduleWithFixedDelay(() -> {
-                try {
-                    replication.setMasterAddress(masterHaAddress());
-                } catch (RuntimeException e) {
-                    log.warn("Could not hand the master's HA address to replication: {}", e.toString());
-                }
-            }, 0, 1_000, TimeUnit.MILLISECONDS);
+        if (!config.isSlave() || replication == null || (configured != null && !configured.isBlank())) {
+            return;
         }
-        syncClient = new NettyRemotingClient(new NettyClientConfig());
-        syncClient.start();
-        SlaveSynchronizer sync = new SlaveSynchronizer(syncClient, this::masterAddress, parts.topics,
-                parts.subscriptionGroups, parts.offsets, slaveCommitted, settings.store().rootPath(),
-                config.getRegisterBrokerTimeoutMills(), () -> {
-                    NameServerRegistrar r = registrar;
-                    if (r != null) {
-                        r.requestRegistration();
-                    }
-                });
-        synchronizer = sync;
-        long interval = config.getSlaveSynchronizeInterval();
         scheduler.scheduleWithFixedDelay(() -> {
             try {
-                sync.syncOnce();
+                replication.setMasterAddress(replica.masterHaAddress());
             } catch (RuntimeException e) {
-                log.warn("Metadata sync failed: {}", e.toString());
+                log.warn("Could not hand the master's HA address to replication: {}", e.toString());
             }
-        }, Math.min(interval, 1_000), interval, TimeUnit.MILLISECONDS);
+        }, 0, 1_000, TimeUnit.MILLISECONDS);
     }
 
     private RegisterBrokerRequest registrationHeader() {
+        String published = replica.haServerAddress();
         return new RegisterBrokerRequest(config.getBrokerName(), address, config.getBrokerClusterName(),
-                config.getBrokerId(), haServerAddr != null ? haServerAddr : haAddress());
+                config.getBrokerId(), published != null ? published : haAddress());
     }
 
     private RegisterBrokerBody registrationBody() {
@@ -565,93 +502,23 @@ public final class Broker {
             }
         }
         store.shutdown();
-        if (syncClient != null) {
-            syncClient.shutdown();
-            syncClient = null;
-        }
+        replica.shutdown();
         if (namesrvClient != null) {
             namesrvClient.shutdown();
             namesrvClient = null;
         }
     }
 
-    // ------------------------------------------------------------------ replication seams
-
-    /**
-     * The HA address ("host:haListenPort") a master publishes in its NameServer registration (header field
-     * {@code haServerAddr}); the NameServers hand it to the group's slaves in their registration answers. Set by
-     * the replication service once its port is bound; null (the default) publishes none.
-     */
-    public void setHaServerAddress(String haServerAddr) {
-        this.haServerAddr = haServerAddr;
-        NameServerRegistrar r = registrar;
-        if (r != null) {
-            r.requestRegistration();
-        }
-    }
-
-    public String haServerAddress() {
-        return haServerAddr;
-    }
-
-    /**
-     * Whether this broker suggests slave reads to lagging consumers (RocketMQ's slaveReadEnable); the
-     * replication configuration provides it. Off by default: every pull response suggests the master.
-     */
-    public void setSlaveReadEnable(BooleanSupplier slaveReadEnable) {
-        this.slaveReadEnable = Objects.requireNonNull(slaveReadEnable, "slaveReadEnable");
-    }
-
-    /**
-     * Overrides the master's client address a slave syncs its metadata from (else the NameServers' answer to
-     * its registration); null removes the override.
-     */
-    public void setMasterAddress(String masterAddr) {
-        this.masterAddrOverride = masterAddr;
-    }
-
-    /**
-     * For a slave: its master's client address (the override, else as the NameServers last answered), or null
-     * when none is known; null for a master.
-     */
-    public String masterAddress() {
-        if (!config.isSlave()) {
-            return null;
-        }
-        String override = masterAddrOverride;
-        if (override != null) {
-            return override;
-        }
-        NameServerRegistrar r = registrar;
-        return r == null ? null : r.master().masterAddr();
-    }
-
-    /** For a slave: the master's HA address as the NameServers last answered, or null. */
-    public String masterHaAddress() {
-        NameServerRegistrar r = registrar;
-        return !config.isSlave() || r == null ? null : r.master().haServerAddr();
-    }
+    // ------------------------------------------------------------------ replication
 
     /** Whether this broker is a slave of its group (brokerId above 0). */
     public boolean isSlave() {
         return config.isSlave();
     }
 
-    /** A slave's metadata sync (null on a master or before start). */
-    public SlaveSynchronizer slaveSynchronizer() {
-        return synchronizer;
-    }
-
-    /** Offsets committed to this slave that the master has not reached yet. */
-    public SlaveCommittedOffsets slaveCommittedOffsets() {
-        return slaveCommitted;
-    }
-
-    /** The broker's identity and commit-log figures, as GET_BROKER_RUNTIME_INFO answers them. */
-    public BrokerRuntime runtime() {
-        return new BrokerRuntime(config.getBrokerClusterName(), config.getBrokerName(), config.getBrokerId(), address,
-                store.getMinPhyOffset(), store.getMaxPhyOffset(), lastStoreTimestamp, store.dispatchBehindBytes(),
-                masterAddress(), bootTimestamp);
+    /** The broker's part in its group's replication: published and learnt addresses, slave sync, runtime figures. */
+    public BrokerReplica replica() {
+        return replica;
     }
 
     // ------------------------------------------------------------------ accessors

@@ -33,12 +33,14 @@ final class BrokerCommand implements Callable<Integer> {
     enum Role { ASYNC_MASTER, SYNC_MASTER, SLAVE }
 
     @Option(names = "--role", paramLabel = "SYNC_MASTER|ASYNC_MASTER|SLAVE",
-            description = "Replication role (brokerRole). ASYNC_MASTER (default): a send returns once stored here;"
-                    + " SYNC_MASTER: once a slave holds it too; SLAVE: copies its master, refuses sends.")
+            description = "Replication role (brokerRole). ASYNC_MASTER: a send returns once stored here;"
+                    + " SYNC_MASTER: once a slave holds it too; SLAVE: copies its master, refuses sends."
+                    + " Default: ASYNC_MASTER for --broker-id 0, SLAVE above 0.")
     Role role;
 
     @Option(names = "--broker-id", paramLabel = "N",
-            description = "brokerId: 0 for a master (default), above 0 for each slave of the same --name.")
+            description = "brokerId: 0 for a master (default), above 0 for each slave of the same --name (a slave"
+                    + " needs no --role; a master role with an id above 0 is refused).")
     Long brokerId;
 
     @Option(names = "--ha-port", paramLabel = "PORT",
@@ -46,7 +48,8 @@ final class BrokerCommand implements Callable<Integer> {
     Integer haPort;
 
     @Option(names = "--ha-master", paramLabel = "HOST:PORT",
-            description = "A slave's master HA address (haMasterAddress), e.g. 127.0.0.1:10912.")
+            description = "A slave's master HA address (haMasterAddress), e.g. 127.0.0.1:10912. Default: learnt"
+                    + " from the NameServers, where the master publishes it.")
     String haMaster;
 
     @ParentCommand

@@ -115,6 +115,7 @@ public class BrokerConfig {
     /**
      * A pull whose data lies more than this percentage of physical memory behind the commit log's end is
      * "lagging": likely no longer in the page cache, so a master suggests a slave for it (with slave reads on).
+     * 0 counts every read that is not at the end as lagging.
      */
     private int accessMessageInMemoryMaxRatio = 40;
 
@@ -185,7 +186,7 @@ public class BrokerConfig {
         }
         range(errors, "slaveSynchronizeInterval", slaveSynchronizeInterval, 100, 600_000);
         range(errors, "whichBrokerWhenConsumeSlowly", whichBrokerWhenConsumeSlowly, 0, Integer.MAX_VALUE);
-        range(errors, "accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio, 1, 100);
+        range(errors, "accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio, 0, 100);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
         }
@@ -658,7 +659,10 @@ public class BrokerConfig {
         this.accessMessageInMemoryMaxRatio = accessMessageInMemoryMaxRatio;
     }
 
-    /** Whether this broker is a slave of its group (brokerId above 0). */
+    /**
+     * Whether this broker is a slave of its group (brokerId above 0). Validated settings make brokerRole agree: it
+     * is SLAVE exactly when this is true (see HaConfig#validate).
+     */
     public boolean isSlave() {
         return brokerId != 0;
     }

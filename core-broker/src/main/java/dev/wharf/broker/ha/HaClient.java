@@ -44,6 +44,8 @@ final class HaClient {
     private volatile String lastRefusal;
     /** The last refusal logged, so a master that keeps refusing for one reason is logged once. */
     private String loggedRefusal;
+    /** Whether the current outage (no session since the last loss) was logged, so a dead master is logged once. */
+    private boolean lossLogged;
     private Thread thread;
     private ScheduledExecutorService ticker;
 
@@ -148,8 +150,12 @@ final class HaClient {
                 }
                 backoff = config.getHaReconnectMaxInterval();
             } catch (IOException e) {
-                if (running) {
-                    log.info("HA connection to master {} lost: {}", address, e.toString());
+                if (running && !lossLogged) {
+                    lossLogged = true;
+                    log.info("HA connection to master {} lost: {}; retrying every {} ms at most, logged again once"
+                            + " replicating", address, e.toString(), config.getHaReconnectMaxInterval());
+                } else if (running) {
+                    log.debug("HA connection to master {} failed again: {}", address, e.toString());
                 }
             } catch (RuntimeException e) {
                 log.error("HA client failed", e);
@@ -210,6 +216,7 @@ final class HaClient {
         long start = c.body().getLong(8);
         connected = true;
         loggedRefusal = null;
+        lossLogged = false;
         log.info("Replicating {} from master {}: master ends at {}, transfer starts at {} (local end {})", brokerName,
                 address, masterMaxOffset, start, store.getMaxPhyOffset());
         sendAck(c, store.getMaxPhyOffset()); // counts for SYNC_MASTER at once when already caught up

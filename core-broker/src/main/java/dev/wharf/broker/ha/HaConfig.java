@@ -17,8 +17,10 @@ public final class HaConfig {
     /** {@link #getHaListenPort()} when not set: the client port + 1 (any free port when that is 0). */
     public static final int HA_PORT_FROM_LISTEN_PORT = -1;
 
-    /** ASYNC_MASTER, SYNC_MASTER or SLAVE. */
+    /** ASYNC_MASTER, SYNC_MASTER or SLAVE; until set, follows the brokerId (see {@link #validate}). */
     private BrokerRole brokerRole = BrokerRole.ASYNC_MASTER;
+    /** Whether brokerRole was given; if not, the brokerId alone says master or slave. */
+    private boolean brokerRoleGiven;
     /** Port a master accepts slaves on; -1 = listenPort + 1; 0 = any free port (see HaService#haPort()). */
     private int haListenPort = HA_PORT_FROM_LISTEN_PORT;
     /** host:port of the master's HA port, for a slave. */
@@ -48,20 +50,26 @@ public final class HaConfig {
     private boolean slaveReadEnable;
 
     /**
-     * Checks every setting against the broker's id.
+     * Settles the role against the broker's id, then checks every setting. The id and the role are one signal:
+     * without an explicit brokerRole, brokerId 0 is an ASYNC_MASTER and any id above 0 a SLAVE (what a brokerId
+     * says to a RocketMQ operator); an explicit brokerRole that contradicts the id is an error, never silently
+     * overridden (RocketMQ resets a master's brokerId to 0, which hides a mistyped file).
      *
      * @throws IllegalArgumentException listing each bad setting with what is allowed
      */
     public void validate(long brokerId) {
         List<String> errors = new ArrayList<>();
+        if (!brokerRoleGiven) {
+            brokerRole = brokerId > 0 ? BrokerRole.SLAVE : BrokerRole.ASYNC_MASTER;
+        }
         if (brokerRole == null) {
             errors.add("brokerRole is not set; use ASYNC_MASTER, SYNC_MASTER or SLAVE.");
         } else if (brokerRole == BrokerRole.SLAVE && brokerId <= 0) {
             errors.add("brokerRole is SLAVE but brokerId is " + brokerId + "; give each slave a brokerId above 0"
                     + " (0 is the master's).");
         } else if (brokerRole.isMaster() && brokerId != 0) {
-            errors.add("brokerRole is " + brokerRole + " but brokerId is " + brokerId + "; a master has brokerId 0"
-                    + " (or set brokerRole=SLAVE).");
+            errors.add("brokerRole is " + brokerRole + " but brokerId is " + brokerId + ": a master has brokerId 0."
+                    + " Set brokerId=0 for a master, or brokerRole=SLAVE (or leave brokerRole out) for a slave.");
         }
         if (haMasterAddress != null && !haMasterAddress.isBlank() && !isHostPort(haMasterAddress)) {
             errors.add("haMasterAddress \"" + haMasterAddress + "\" is not host:port; e.g. 10.0.0.5:10912.");
@@ -135,6 +143,7 @@ public final class HaConfig {
 
     public void setBrokerRole(BrokerRole brokerRole) {
         this.brokerRole = brokerRole;
+        this.brokerRoleGiven = true;
     }
 
     public int getHaListenPort() {

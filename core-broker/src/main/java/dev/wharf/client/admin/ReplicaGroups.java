@@ -39,6 +39,12 @@ public final class ReplicaGroups {
         public boolean isMaster() {
             return brokerId == 0;
         }
+
+        /** The broker's replication role as it answered, else MASTER or SLAVE by its id. */
+        public String role() {
+            return runtime != null && runtime.brokerRole() != null ? runtime.brokerRole()
+                    : isMaster() ? "MASTER" : "SLAVE";
+        }
     }
 
     /** A broker group: its master (null when none is registered) and its slaves by id. */
@@ -51,6 +57,12 @@ public final class ReplicaGroups {
                 out.add(brokerName + " has no master registered");
             } else if (master.runtime() == null) {
                 out.add(brokerName + " master " + master.address() + " does not answer: " + master.error());
+            } else if (master.runtime().inSyncSlaves() >= 0
+                    && master.runtime().inSyncSlaves() < master.runtime().requiredSlaves()) {
+                out.add(brokerName + " master " + master.address() + " is a " + master.runtime().brokerRole()
+                        + " with " + master.runtime().inSyncSlaves() + " slave(s) in sync and "
+                        + master.runtime().requiredSlaves() + " needed (minInSyncReplicas): its sends are answered"
+                        + " SLAVE_NOT_AVAILABLE, or acknowledged without a slave if syncMasterDegradeToAsync is set");
             }
             for (Replica s : slaves) {
                 if (s.runtime() == null) {

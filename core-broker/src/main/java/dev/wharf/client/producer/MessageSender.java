@@ -6,6 +6,8 @@ import dev.wharf.client.impl.RemotingCalls;
 import dev.wharf.client.route.TopicPublishInfo;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.body.RouteData.BrokerData;
+import dev.wharf.protocol.body.RouteData.TopicRouteData;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +23,7 @@ final class MessageSender {
 
     /** Queue id that lets the broker choose (used before the topic has a route, when the broker creates it). */
     private static final int BROKER_CHOOSES = -1;
+    private static final long MASTER_ID = 0L;
 
     private final Producer producer;
     private final ClientInstance instance;
@@ -180,6 +183,7 @@ final class MessageSender {
             queues.add(new MessageQueue(topic, brokerName, BROKER_CHOOSES));
         }
         if (queues.isEmpty()) {
+            throwIfOnlySlavesServe(topic);
             throw new ClientException(ResponseCode.TOPIC_NOT_EXIST, "No route for topic " + topic + ": is the topic "
                     + "created and a broker registered with the NameServer at " + instance.nameServer().addresses()
                     + "?");
@@ -194,11 +198,29 @@ final class MessageSender {
     TopicPublishInfo requireRoutedPublishInfo(String topic) throws ClientException, InterruptedException {
         TopicPublishInfo info = instance.publishInfo(topic);
         if (info == null) {
+            throwIfOnlySlavesServe(topic);
             throw new ClientException(ResponseCode.TOPIC_NOT_EXIST, "No route for topic " + topic + ": is the topic "
                     + "created and a broker registered with the NameServer at " + instance.nameServer().addresses()
                     + "? Sends to a chosen queue need the topic's queues, so create the topic first.");
         }
         return info;
+    }
+
+    /**
+     * A topic whose route names broker groups but offers no queue to write is served by slaves alone (every
+     * master is down): say so, rather than that the topic does not exist.
+     */
+    private void throwIfOnlySlavesServe(String topic) throws ClientException {
+        TopicRouteData route = instance.routes().cachedRoute(topic);
+        if (route == null || route.brokerDatas() == null || route.brokerDatas().isEmpty()
+                || route.brokerDatas().stream().anyMatch(b -> b.brokerAddrs().containsKey(MASTER_ID))) {
+            return;
+        }
+        List<String> groups = route.brokerDatas().stream().map(BrokerData::brokerName).sorted().toList();
+        throw new ClientException(ResponseCode.SERVICE_NOT_AVAILABLE, "Topic " + topic + " is served by broker group(s) "
+                + String.join(", ", groups) + ", none of which has a master registered with the NameServer at "
+                + instance.nameServer().addresses() + " now; slaves take no sends. Sending resumes when a master is"
+                + " back; to keep sending through a master's death, give the topic queues on another broker group.");
     }
 
     private MessageQueue select(TopicPublishInfo info, String avoid) {

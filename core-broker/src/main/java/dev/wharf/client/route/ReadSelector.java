@@ -38,7 +38,9 @@ public final class ReadSelector {
     /** Records the broker a pull response suggested for the queue's next pull. */
     public void suggest(MessageQueue mq, long brokerId) {
         if (brokerId == MASTER_ID) {
-            suggested.remove(mq);
+            if (!suggested.isEmpty()) { // the usual answer: no write per pull
+                suggested.remove(mq);
+            }
         } else {
             suggested.put(mq, brokerId);
         }

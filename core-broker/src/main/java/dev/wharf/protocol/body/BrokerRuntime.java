@@ -12,8 +12,13 @@ package dev.wharf.protocol.body;
  * @param dispatchBehindBytes    commit-log bytes not yet in the consume queues
  * @param masterAddr             for a slave: its master's address as the NameServers answer it, else null
  * @param bootTimestamp          when the broker started
+ * @param brokerRole             ASYNC_MASTER, SYNC_MASTER or SLAVE; null when the broker does not replicate
+ * @param inSyncSlaves           for a master: its slaves within haMaxGapNotInSync now; -1 when unknown
+ * @param requiredSlaves         the slaves a send must reach before it is acknowledged (SYNC_MASTER:
+ *                               minInSyncReplicas - 1), 0 otherwise
  */
 public record BrokerRuntime(String clusterName, String brokerName, long brokerId, String brokerAddr,
                             long commitLogMinOffset, long commitLogMaxOffset, long lastStoreTimestamp,
-                            long dispatchBehindBytes, String masterAddr, long bootTimestamp) {
+                            long dispatchBehindBytes, String masterAddr, long bootTimestamp, String brokerRole,
+                            int inSyncSlaves, int requiredSlaves) {
 }

@@ -36,7 +36,7 @@ final class BrokersCommand implements Callable<Integer> {
             members.addAll(g.slaves());
             for (ReplicaGroups.Replica r : members) {
                 Object maxOffset = r.runtime() == null ? "unreachable" : r.runtime().commitLogMaxOffset();
-                table.add(g.cluster(), g.brokerName(), r.brokerId(), r.address(), r.isMaster() ? "MASTER" : "SLAVE",
+                table.add(g.cluster(), g.brokerName(), r.brokerId(), r.address(), r.role(),
                         maxOffset, r.lagBytes(), r.lagMillis());
             }
         }

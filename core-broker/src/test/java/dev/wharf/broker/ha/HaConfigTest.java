@@ -53,4 +53,41 @@ class HaConfigTest {
         assertThatThrownBy(() -> BrokerSettings.from(Map.of("brokerRole", "SLAVE", "brokerId", "1",
                 "haMasterAddress", "nohost"), "f")).hasMessageContaining("is not host:port");
     }
+
+    @Test
+    void withoutAnExplicitRoleTheBrokerIdSaysMasterOrSlave() {
+        assertThat(BrokerSettings.from(Map.of("brokerId", "1"), "f").ha().getBrokerRole()).isEqualTo(BrokerRole.SLAVE);
+        assertThat(BrokerSettings.from(Map.of("brokerId", "0"), "f").ha().getBrokerRole())
+                .isEqualTo(BrokerRole.ASYNC_MASTER);
+        assertThat(BrokerSettings.from(Map.of(), "f").ha().getBrokerRole()).isEqualTo(BrokerRole.ASYNC_MASTER);
+        // beans set in code settle the same way when validated (as a Broker does)
+        BrokerSettings s = BrokerSettings.defaults();
+        s.broker().setBrokerId(2);
+        s.validate();
+        assertThat(s.ha().getBrokerRole()).isEqualTo(BrokerRole.SLAVE);
+        assertThat(s.broker().isSlave()).isTrue();
+        // the derived role follows a changed id; it is not frozen by the first validation
+        s.broker().setBrokerId(0);
+        s.validate();
+        assertThat(s.ha().getBrokerRole()).isEqualTo(BrokerRole.ASYNC_MASTER);
+        // an explicit role that agrees with the id is taken as given
+        assertThat(BrokerSettings.from(Map.of("brokerRole", "SLAVE", "brokerId", "3"), "f").ha().getBrokerRole())
+                .isEqualTo(BrokerRole.SLAVE);
+    }
+
+    @Test
+    void anExplicitRoleThatContradictsTheBrokerIdIsRefusedNamingBoth() {
+        assertThatThrownBy(() -> BrokerSettings.from(Map.of("brokerRole", "ASYNC_MASTER", "brokerId", "1"),
+                "broker.conf"))
+                .hasMessageContaining("brokerRole is ASYNC_MASTER but brokerId is 1")
+                .hasMessageContaining("Set brokerId=0 for a master, or brokerRole=SLAVE (or leave brokerRole out)")
+                .hasMessageContaining("broker.conf");
+        BrokerSettings s = BrokerSettings.defaults();
+        s.ha().setBrokerRole(BrokerRole.SYNC_MASTER);
+        s.broker().setBrokerId(1);
+        assertThatThrownBy(s::validate).hasMessageContaining("brokerRole is SYNC_MASTER but brokerId is 1");
+        BrokerSettings slave = BrokerSettings.defaults();
+        slave.ha().setBrokerRole(BrokerRole.SLAVE);
+        assertThatThrownBy(slave::validate).hasMessageContaining("brokerRole is SLAVE but brokerId is 0");
+    }
 }

@@ -2,28 +2,23 @@ package dev.wharf.client.it;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.broker.ha.BrokerRole;
 import dev.wharf.client.producer.SendResult;
-import dev.wharf.common.message.HostAddress;
-import dev.wharf.store.MessageExtBrokerInner;
-import dev.wharf.store.PutMessageResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.awaitility.Awaitility;
 
 /**
  * Brokers of a master/slave group for tests: in this JVM, or in a child process that a test kills with
- * SIGKILL. Without the replication stream a slave's commit log does not get its master's messages; tests put
- * the same messages in the same queue order into the slave's store ({@link #mirror}), so queue offsets match as
- * replication would make them.
+ * SIGKILL. Masters (brokerId 0, ASYNC_MASTER) accept slaves on a free HA port that they publish in their
+ * registration; slaves (brokerId above 0, SLAVE) learn it from the NameServer and replicate the commit log
+ * ({@link #awaitReplicated} waits until a slave holds and has dispatched what its master holds).
  */
 final class Replicas {
 
@@ -42,6 +37,11 @@ final class Replicas {
         s.netty().setSelectorThreads(1);
         s.broker().setBrokerName(name);
         s.broker().setBrokerId(id);
+        s.ha().setBrokerRole(id == 0 ? BrokerRole.ASYNC_MASTER : BrokerRole.SLAVE);
+        s.ha().setHaListenPort(0);
+        s.ha().setHaSendHeartbeatInterval(500); // a slave reports its end soon after it caught up
+        s.ha().setHaHousekeepingInterval(5_000);
+        s.ha().setHaReconnectMaxInterval(500); // a slave finds a returning master quickly
         s.broker().setNamesrvAddr(namesrv);
         s.broker().setSendMessageThreadPoolNums(2);
         s.broker().setPullMessageThreadPoolNums(4);
@@ -67,26 +67,32 @@ final class Replicas {
         return broker;
     }
 
-    /** Puts the sent messages into the slave's store in their queues' order (bodies as sent). */
-    static void mirror(Broker slave, List<SendResult> sent, Map<String, String> bodyByMsgId) {
-        List<SendResult> ordered = new ArrayList<>(sent);
-        ordered.sort(Comparator.comparingInt((SendResult r) -> r.messageQueue().queueId())
-                .thenComparingLong(SendResult::queueOffset));
-        for (SendResult r : ordered) {
-            MessageExtBrokerInner msg = new MessageExtBrokerInner();
-            msg.setTopic(r.messageQueue().topic());
-            msg.setQueueId(r.messageQueue().queueId());
-            msg.setBody(bodyByMsgId.get(r.msgId()).getBytes(StandardCharsets.UTF_8));
-            msg.setPropertiesString("");
-            msg.setBornTimestamp(System.currentTimeMillis());
-            msg.setBornHost(HostAddress.pack(new byte[] {127, 0, 0, 1}, 5555));
-            msg.setStoreHost(HostAddress.pack(slave.address()));
-            PutMessageResult put = slave.store().putMessage(msg);
-            if (!put.isOk()) {
-                throw new IllegalStateException("mirroring into the slave failed: " + put);
+    /** Waits until the slave holds the commit log up to {@code masterMaxOffset} and has built its queues from it. */
+    static void awaitReplicated(Broker slave, long masterMaxOffset) {
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> slave.store().getMaxPhyOffset() >= masterMaxOffset
+                        && slave.store().dispatchBehindBytes() == 0);
+    }
+
+    /** Waits until the slave holds and has dispatched everything its (living) master holds now. */
+    static void awaitReplicated(Broker master, Broker slave) {
+        awaitReplicated(slave, master.store().getMaxPhyOffset());
+    }
+
+    /** Waits until every sent message is in the slave's queues (for a master in another process). */
+    static void awaitReplicated(Broker slave, List<SendResult> sent) {
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            if (slave.store().dispatchBehindBytes() != 0) {
+                return false;
             }
-        }
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> slave.store().dispatchBehindBytes() == 0);
+            for (SendResult r : sent) {
+                if (slave.store().getMaxOffsetInQueue(r.messageQueue().topic(), r.messageQueue().queueId())
+                        <= r.queueOffset()) {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     /** A broker in a child process. */

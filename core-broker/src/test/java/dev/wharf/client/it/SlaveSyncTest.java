@@ -83,7 +83,7 @@ class SlaveSyncTest {
                     && JSON.readTree(slaveConfig.resolve(doc).toFile())
                     .equals(JSON.readTree(masterConfig.resolve(doc).toFile())));
         }
-        SlaveSynchronizer.Round round = slave.slaveSynchronizer().lastRound();
+        SlaveSynchronizer.Round round = slave.replica().synchronizer().lastRound();
         assertThat(round.ok()).as(round.toString()).isTrue();
         assertThat(round.master()).isEqualTo(master.address());
 
@@ -124,7 +124,7 @@ class SlaveSyncTest {
         } finally {
             client.shutdown();
         }
-        assertThat(master.runtime().masterAddr()).isNull();
+        assertThat(master.replica().runtime().masterAddr()).isNull();
         // the master still serves what it serves
         assertThat(master.isSlave()).isFalse();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.broker.ha.BrokerRole;
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.protocol.body.TopicConfig;
@@ -12,9 +13,11 @@ import dev.wharf.server.ExitCodes;
 import dev.wharf.store.MessageExtBrokerInner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,7 +25,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
-/** {@code admin brokers} and {@code admin cluster-check} with a master and a slave that is behind it. */
+/**
+ * {@code admin brokers} and {@code admin cluster-check} with a master and a real slave that replicated part of the
+ * master's log and then lost its replication stream, so it stays behind by a known number of bytes.
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AdminReplicationTest {
 
@@ -36,6 +42,10 @@ class AdminReplicationTest {
     private Broker slave;
 
     private Broker start(String dir, long id) throws Exception {
+        return start(dir, "broker-a", id, null);
+    }
+
+    private Broker start(String dir, String name, long id, BrokerRole role) throws Exception {
         BrokerSettings s = BrokerSettings.defaults();
         s.store().setStorePathRootDir(root.resolve(dir).toString());
         s.store().setMappedFileSizeCommitLog(4 * 1024 * 1024);
@@ -45,8 +55,12 @@ class AdminReplicationTest {
         s.store().setMaxIndexNum(4_000);
         s.netty().setListenPort(0);
         s.netty().setSelectorThreads(1);
-        s.broker().setBrokerName("broker-a");
-        s.broker().setBrokerId(id);
+        s.broker().setBrokerName(name);
+        if (role != null) {
+            s.ha().setBrokerRole(role);
+        }
+        s.broker().setBrokerId(id); // no brokerRole: brokerId 0 is an ASYNC_MASTER, 1 a SLAVE
+        s.ha().setHaListenPort(0);
         s.broker().setNamesrvAddr(nameServer.address());
         s.broker().setAdminBrokerThreadPoolNums(1);
         Broker b = new Broker(s);
@@ -75,9 +89,17 @@ class AdminReplicationTest {
         nameServer.start();
         master = start("m", 0);
         slave = start("s", 1);
+        assertThat(slave.ha().role()).isEqualTo(BrokerRole.SLAVE);
         master.topics().update(new TopicConfig("lagging", 1));
-        put(master, 30);
-        put(slave, 10);
+        put(master, 10);
+        long replicated = master.store().getMaxPhyOffset();
+        // the slave learns the master's HA address from its registration answers and copies the 10 messages
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> slave.store().getMaxPhyOffset() == replicated
+                && slave.store().dispatchBehindBytes() == 0);
+        // its replication stream stops (as when the link to the master breaks): what follows stays on the master
+        slave.ha().shutdown();
+        put(master, 20);
+        assertThat(slave.store().getMaxPhyOffset()).isEqualTo(replicated);
     }
 
     @AfterEach
@@ -100,7 +122,7 @@ class AdminReplicationTest {
         List<String> rows = AdminServer.rows(text.out());
         assertThat(rows).hasSize(2);
         assertThat(rows.get(0)).matches("DefaultCluster\\s+broker-a\\s+0\\s+" + master.address().replace(".", "\\.")
-                + "\\s+MASTER\\s+" + master.store().getMaxPhyOffset() + "\\s+-\\s+-");
+                + "\\s+ASYNC_MASTER\\s+" + master.store().getMaxPhyOffset() + "\\s+-\\s+-");
         assertThat(rows.get(1)).matches("DefaultCluster\\s+broker-a\\s+1\\s+" + slave.address().replace(".", "\\.")
                 + "\\s+SLAVE\\s+" + slave.store().getMaxPhyOffset() + "\\s+" + lag + "\\s+\\d+");
 
@@ -136,5 +158,23 @@ class AdminReplicationTest {
         Cli.Result bad = Cli.run("admin", "-n", nameServer.address(), "cluster-check", "--max-lag-bytes", "-5");
         assertThat(bad.exitCode()).isEqualTo(ExitCodes.USAGE);
         assertThat(bad.err()).contains("--max-lag-bytes is -5");
+    }
+
+    @Test
+    void clusterCheckFailsForASyncMasterWithoutItsSlave() throws Exception {
+        Broker alone = start("b", "broker-b", 0, BrokerRole.SYNC_MASTER);
+        try {
+            Cli.Result brokers = Cli.run("admin", "-n", nameServer.address(), "brokers");
+            assertThat(AdminServer.rows(brokers.out())).anySatisfy(row -> assertThat(row).matches(
+                    "DefaultCluster\\s+broker-b\\s+0\\s+" + alone.address().replace(".", "\\.") + "\\s+SYNC_MASTER\\s+.*"));
+
+            Cli.Result check = Cli.run("admin", "-n", nameServer.address(), "cluster-check");
+            assertThat(check.exitCode()).as(check.toString()).isEqualTo(ExitCodes.FAILED);
+            assertThat(check.out()).contains("NOT IN SYNC: broker-b master " + alone.address()
+                    + " is a SYNC_MASTER with 0 slave(s) in sync and 1 needed (minInSyncReplicas)");
+            assertThat(check.out()).doesNotContain("NOT IN SYNC: broker-a");
+        } finally {
+            alone.shutdown();
+        }
     }
 }

@@ -93,13 +93,13 @@ class AdminTopicsTest {
                 .matches("#Cluster\\s+#Broker\\s+#BID\\s+#Address\\s+#Role\\s+#MaxOffset\\s+#LagBytes\\s+#LagMs");
         assertThat(AdminServer.rows(text)).singleElement().asString()
                 .matches("DefaultCluster\\s+broker-a\\s+0\\s+" + server.brokerAddress().replace(".", "\\.")
-                        + "\\s+MASTER\\s+\\d+\\s+-\\s+-");
+                        + "\\s+ASYNC_MASTER\\s+\\d+\\s+-\\s+-");
 
         List<?> json = JSON.readValue(server.ok("brokers", "--json").out(), List.class);
         assertThat(json).singleElement().asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.MAP)
                 .containsEntry("cluster", "DefaultCluster").containsEntry("broker", "broker-a")
                 .containsEntry("brokerId", 0).containsEntry("address", server.brokerAddress())
-                .containsEntry("role", "MASTER").containsEntry("lagBytes", null).containsKey("maxOffset");
+                .containsEntry("role", "ASYNC_MASTER").containsEntry("lagBytes", null).containsKey("maxOffset");
     }
 
     @Test

@@ -5,17 +5,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.broker.ha.BrokerRole;
 import dev.wharf.client.ClientConfig;
 import dev.wharf.client.admin.AdminClient;
-import dev.wharf.common.message.HostAddress;
-import dev.wharf.common.message.MessageDecoder;
-import dev.wharf.common.message.MessageExt;
 import dev.wharf.jms.WharfConnectionFactory;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.protocol.body.AckStats;
-import dev.wharf.store.GetMessageResult;
-import dev.wharf.store.MessageExtBrokerInner;
-import dev.wharf.store.file.SelectMappedBufferResult;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
@@ -70,6 +65,11 @@ class MasterDeathTest {
         s.netty().setSelectorThreads(1);
         s.broker().setBrokerName(name);
         s.broker().setBrokerId(id);
+        s.ha().setBrokerRole(id == 0 ? BrokerRole.ASYNC_MASTER : BrokerRole.SLAVE);
+        s.ha().setHaListenPort(0); // published in the registration; the slave learns it from the NameServer
+        s.ha().setHaSendHeartbeatInterval(500);
+        s.ha().setHaHousekeepingInterval(5_000);
+        s.ha().setHaReconnectMaxInterval(500); // the slave finds its returning master quickly
         s.broker().setNamesrvAddr(nameServer.address());
         s.broker().setAdminBrokerThreadPoolNums(1);
         s.broker().setSlaveSynchronizeInterval(200);
@@ -99,37 +99,11 @@ class MasterDeathTest {
         nameServer.shutdown();
     }
 
-    /**
-     * What replication does for the slave: copies the queue's messages it does not have yet, in queue order, as
-     * stored on the master.
-     */
-    private static void replicate(Broker master, Broker slave, String topic, int queues) {
-        for (int q = 0; q < queues; q++) {
-            long from = slave.store().getMaxOffsetInQueue(topic, q);
-            long to = master.store().getMaxOffsetInQueue(topic, q);
-            while (from < to) {
-                GetMessageResult r = master.store().getMessage(topic, q, from, 32, 1 << 20, null);
-                try {
-                    for (SelectMappedBufferResult buffer : r.buffers()) {
-                        MessageExt m = MessageDecoder.decode(buffer.byteBuffer().duplicate(), true, false);
-                        MessageExtBrokerInner copy = new MessageExtBrokerInner();
-                        copy.setTopic(topic);
-                        copy.setQueueId(q);
-                        copy.setFlag(m.getFlag());
-                        copy.setBody(m.getBody());
-                        copy.setPropertiesString(MessageDecoder.encodeProperties(m.getProperties()));
-                        copy.setBornTimestamp(m.getBornTimestamp());
-                        copy.setBornHost(m.getBornHost());
-                        copy.setStoreHost(HostAddress.pack(slave.address()));
-                        assertThat(slave.store().putMessage(copy).isOk()).isTrue();
-                    }
-                } finally {
-                    r.release();
-                }
-                from = r.nextBeginOffset();
-            }
-        }
-        await().atMost(Duration.ofSeconds(10)).until(() -> slave.store().dispatchBehindBytes() == 0);
+    /** Waits until the slave holds and has dispatched everything its master holds now (the replication stream). */
+    private static void awaitReplicated(Broker master, Broker slave) {
+        long end = master.store().getMaxPhyOffset();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                .until(() -> slave.store().getMaxPhyOffset() >= end && slave.store().dispatchBehindBytes() == 0);
     }
 
     @Test
@@ -171,7 +145,7 @@ class MasterDeathTest {
             await().atMost(Duration.ofSeconds(20)).until(() -> received.size() == 20);
 
             // messages wait on both groups while nobody consumes (a consumer would have them prefetched); the slave
-            // gets what its master has
+            // replicates what its master has
             listening.close();
             for (int i = 0; i < 20; i++) {
                 TextMessage m = sending.createTextMessage("waiting-" + i);
@@ -181,9 +155,11 @@ class MasterDeathTest {
             long onA = masterA.store().getMaxOffsetInQueue(QUEUE, 0) + masterA.store().getMaxOffsetInQueue(QUEUE, 1);
             assertThat(onA).as("messages of group ha-a").isGreaterThan(3);
             masterA.ack().snapshotNow();
-            replicate(masterA, slaveA, QUEUE, 2);
+            awaitReplicated(masterA, slaveA);
+            assertThat(slaveA.store().getMaxOffsetInQueue(QUEUE, 0) + slaveA.store().getMaxOffsetInQueue(QUEUE, 1))
+                    .as("messages of group ha-a on its slave").isEqualTo(onA);
             long synced = System.currentTimeMillis();
-            await().atMost(Duration.ofSeconds(10)).until(() -> slaveA.slaveSynchronizer().lastSuccessMillis() > synced);
+            await().atMost(Duration.ofSeconds(10)).until(() -> slaveA.replica().synchronizer().lastSuccessMillis() > synced);
 
             // the master dies; what it had is only on its slave now
             masterA.shutdown();
