@@ -245,9 +245,9 @@ final class BrokerLocalTransaction implements LocalTransaction {
         if (failure == null) {
             return;
         }
-        int code = failure instanceof ClientException c ? c.responseCode() : ClientException.NO_RESPONSE;
-        throw new ClientException(code, "A message of transaction " + id + " was not stored on broker " + brokerName
-                + ": " + failure.getMessage(), failure);
+        throw new ClientException(ResponseCode.TRANSACTION_FAILED, "A message sent earlier in transaction " + id
+                + " was not stored on broker " + brokerName + " (" + failure.getMessage() + "), so the transaction"
+                + " cannot commit; roll it back and send its messages again.", failure);
     }
 
     @Override
