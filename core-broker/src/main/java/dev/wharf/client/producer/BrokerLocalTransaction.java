@@ -217,8 +217,10 @@ final class BrokerLocalTransaction implements LocalTransaction {
         }
         long timeout = producer.getSendMsgTimeout();
         if (!inFlight.tryAcquire(timeout, TimeUnit.MILLISECONDS)) {
-            throw new ClientException(ClientException.NO_RESPONSE, "Transaction " + id + ": " + window + " messages"
-                    + " sent to broker " + brokerName + " got no answer within " + timeout + " ms.");
+            ClientException e = new ClientException(ClientException.NO_RESPONSE, "Transaction " + id + ": " + window
+                    + " messages sent to broker " + brokerName + " got no answer within " + timeout + " ms.");
+            streamFailure.compareAndSet(null, e); // this message was never sent: the commit must fail
+            throw e;
         }
         sender.sendToQueueAsync(out, mq, timeout).whenComplete((r, e) -> {
             if (e != null) {
