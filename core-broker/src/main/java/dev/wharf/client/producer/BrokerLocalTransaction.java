@@ -169,6 +169,11 @@ final class BrokerLocalTransaction implements LocalTransaction {
                 result.transactionId());
     }
 
+    @Override
+    public MessageQueue queueOf(String topic) {
+        return queueByTopic.get(topic);
+    }
+
     /** Messages of one topic keep to one queue (in sending order); a "broker chooses" queue is not pinned. */
     private void remember(String topic, MessageQueue mq) {
         if (mq.queueId() >= 0) {
