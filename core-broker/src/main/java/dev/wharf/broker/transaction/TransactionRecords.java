@@ -66,6 +66,9 @@ final class TransactionRecords {
         properties.remove(MessageProperties.REAL_QUEUE_ID);
         properties.remove(MessageProperties.TRANSACTION_PREPARED);
         properties.remove(MessageProperties.TRANSACTION_CHECK_TIMES);
+        properties.remove(MessageProperties.TRANSACTION_SEQUENCE);
+        // a streamed half was stored without waiting for the disk; the commit is the durable point and waits
+        properties.remove(MessageProperties.WAIT_STORE_MSG_OK);
         properties.put(MessageProperties.TRANSACTION_PREPARED_QUEUE_OFFSET, Long.toString(half.getQueueOffset()));
         msg.setProperties(properties);
         copyCommon(half, msg, storeHost);
@@ -165,5 +168,18 @@ final class TransactionRecords {
             id = msg.getProperty(MessageProperties.UNIQUE_CLIENT_MESSAGE_ID);
         }
         return id == null || id.isEmpty() ? null : id;
+    }
+
+    /** The half's position in its transaction when it was streamed, else -1 (it was stored in sending order). */
+    static long sequence(MessageExt half) {
+        String value = half.getProperty(MessageProperties.TRANSACTION_SEQUENCE);
+        if (value == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 }

@@ -97,11 +97,21 @@ final class TransactionResolver {
     private Result commit(OpenTransaction tx) {
         List<MessageExtBrokerInner> batch = new ArrayList<>(tx.halfCount() + 1);
         long host = storeHost.getAsLong();
+        List<MessageExt> halves = new ArrayList<>(tx.halfCount());
+        boolean streamed = false;
         for (int i = 0; i < tx.halfCount(); i++) {
             MessageExt half = readHalf(tx.commitLogOffset(i), tx.queueOffset(i));
             if (half == null) {
                 return gone(tx);
             }
+            halves.add(half);
+            streamed |= TransactionRecords.sequence(half) >= 0;
+        }
+        if (streamed) {
+            // streamed halves may have been stored out of order (several send threads): commit in sending order
+            halves.sort(java.util.Comparator.comparingLong(TransactionRecords::sequence));
+        }
+        for (MessageExt half : halves) {
             MessageExtBrokerInner committed = TransactionRecords.committed(half, host);
             String error = delays.route(committed);
             if (error != null) {

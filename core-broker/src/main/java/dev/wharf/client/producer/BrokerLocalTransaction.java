@@ -3,12 +3,16 @@ package dev.wharf.client.producer;
 import dev.wharf.client.ClientException;
 import dev.wharf.client.route.TopicPublishInfo;
 import dev.wharf.common.message.Message;
+import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.ResponseCode;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The {@link LocalTransaction} of a {@link TransactionProducer}: half messages under one id on the broker of the
@@ -24,10 +28,25 @@ final class BrokerLocalTransaction implements LocalTransaction {
     private String brokerName;
     private int sent;
     private State state = State.OPEN;
+    /** Streamed halves that may be unanswered at once; 0 = every send waits for its answer (and the disk). */
+    private final int window;
+    /** Streaming: the answers still outstanding (permits taken) and the first failure among them. */
+    private final Semaphore inFlight;
+    private final AtomicReference<Throwable> streamFailure = new AtomicReference<>();
+    /** Streaming: the newest message, held back until the next send or the commit (which sends it forced). */
+    private Message tail;
+    private OutgoingMessage tailOut;
+    private MessageQueue tailQueue;
 
     BrokerLocalTransaction(TransactionProducer producer, String id) {
+        this(producer, id, 0);
+    }
+
+    BrokerLocalTransaction(TransactionProducer producer, String id, int window) {
         this.producer = producer;
         this.id = id;
+        this.window = window;
+        this.inFlight = window > 0 ? new Semaphore(window) : null;
     }
 
     @Override
@@ -40,6 +59,9 @@ final class BrokerLocalTransaction implements LocalTransaction {
         checkOpen("send a message in");
         producer.markHalf(msg, id);
         MessageSender sender = producer.started();
+        if (window > 0 && brokerName != null) {
+            return stream(sender, msg, queueOnBroker(sender, msg.getTopic()));
+        }
         OutgoingMessage out = OutgoingMessage.of(msg, producer.getMaxMessageSize(), producer.getCompressMsgBodyOverHowmuch());
         SendResult result = brokerName == null ? sendFirst(sender, out) : sendOnBroker(sender, out);
         sent++;
@@ -70,6 +92,9 @@ final class BrokerLocalTransaction implements LocalTransaction {
         }
         producer.markHalf(msg, id);
         MessageSender sender = producer.started();
+        if (window > 0) {
+            return stream(sender, msg, mq);
+        }
         OutgoingMessage out = OutgoingMessage.of(msg, producer.getMaxMessageSize(), producer.getCompressMsgBodyOverHowmuch());
         SendResult result = sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
         brokerName = mq.brokerName();
@@ -105,25 +130,31 @@ final class BrokerLocalTransaction implements LocalTransaction {
 
     /** Later messages go to the transaction's broker, so that one END_TRANSACTION decides all of them. */
     private SendResult sendOnBroker(MessageSender sender, OutgoingMessage out) throws ClientException, InterruptedException {
-        MessageQueue mq = queueByTopic.get(out.topic);
+        MessageQueue mq = queueOnBroker(sender, out.topic);
+        SendResult result = sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
+        remember(out.topic, mq);
+        return inRealQueue(result, mq);
+    }
+
+    /** The topic's queue of this transaction on its broker: the one used before, else one chosen by the id. */
+    private MessageQueue queueOnBroker(MessageSender sender, String topic) throws ClientException, InterruptedException {
+        MessageQueue mq = queueByTopic.get(topic);
         if (mq == null) {
             List<MessageQueue> here = new ArrayList<>();
-            for (MessageQueue q : sender.requirePublishInfo(out.topic).queues()) {
+            for (MessageQueue q : sender.requirePublishInfo(topic).queues()) {
                 if (q.brokerName().equals(brokerName)) {
                     here.add(q);
                 }
             }
             if (here.isEmpty()) {
-                throw new ClientException(ResponseCode.NO_PERMISSION, "The topic " + out.topic + " has no writable "
+                throw new ClientException(ResponseCode.NO_PERMISSION, "The topic " + topic + " has no writable "
                         + "queue on broker " + brokerName + ", which holds the messages of transaction " + id
                         + "; all messages of a transaction go to one broker. Create the topic on " + brokerName
                         + " or send this message in another transaction.");
             }
             mq = here.get(Math.floorMod(id.hashCode(), here.size()));
         }
-        SendResult result = sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
-        remember(out.topic, mq);
-        return inRealQueue(result, mq);
+        return mq;
     }
 
     /**
@@ -138,6 +169,11 @@ final class BrokerLocalTransaction implements LocalTransaction {
                 result.transactionId());
     }
 
+    @Override
+    public MessageQueue queueOf(String topic) {
+        return queueByTopic.get(topic);
+    }
+
     /** Messages of one topic keep to one queue (in sending order); a "broker chooses" queue is not pinned. */
     private void remember(String topic, MessageQueue mq) {
         if (mq.queueId() >= 0) {
@@ -145,13 +181,126 @@ final class BrokerLocalTransaction implements LocalTransaction {
         }
     }
 
+    /**
+     * Streaming: the message becomes the held-back tail and the previous tail goes out without waiting for its
+     * answer and without waiting for the disk (at most {@link #window} unanswered). The halves carry their position,
+     * because the broker may store them out of order; the commit writes them in this order. A failure is kept and
+     * thrown by the next send or the commit at the latest.
+     */
+    private SendResult stream(MessageSender sender, Message msg, MessageQueue mq) throws ClientException, InterruptedException {
+        throwStreamFailure();
+        msg.putProperty(MessageProperties.TRANSACTION_SEQUENCE, Integer.toString(sent));
+        msg.setWaitStoreMsgOK(false);
+        // encoded now, so a bad message fails its own send
+        OutgoingMessage checked = OutgoingMessage.of(msg, producer.getMaxMessageSize(), producer.getCompressMsgBodyOverHowmuch());
+        if (tail != null) {
+            flushTail(sender, false);
+        }
+        tail = msg;
+        tailOut = checked;
+        tailQueue = mq;
+        brokerName = mq.brokerName();
+        remember(checked.topic, mq);
+        sent++;
+        return new SendResult(SendStatus.SEND_OK, checked.uniqueIds, null, mq, -1, id);
+    }
+
+    /** Sends the held-back message: streamed, or (forced) waiting for its answer, which follows every other's. */
+    private void flushTail(MessageSender sender, boolean durable) throws ClientException, InterruptedException {
+        Message msg = tail;
+        OutgoingMessage out = tailOut;
+        MessageQueue mq = tailQueue;
+        tail = null;
+        tailOut = null;
+        tailQueue = null;
+        if (durable) {
+            msg.setWaitStoreMsgOK(true);
+            out = OutgoingMessage.of(msg, producer.getMaxMessageSize(), producer.getCompressMsgBodyOverHowmuch());
+            awaitStreamed();
+            sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
+            return;
+        }
+        long timeout = producer.getSendMsgTimeout();
+        if (!inFlight.tryAcquire(timeout, TimeUnit.MILLISECONDS)) {
+            ClientException e = new ClientException(ClientException.NO_RESPONSE, "Transaction " + id + ": " + window
+                    + " messages sent to broker " + brokerName + " got no answer within " + timeout + " ms.");
+            streamFailure.compareAndSet(null, e); // this message was never sent: the commit must fail
+            throw e;
+        }
+        sender.sendToQueueAsync(out, mq, timeout).whenComplete((r, e) -> {
+            if (e != null) {
+                streamFailure.compareAndSet(null, e instanceof java.util.concurrent.CompletionException
+                        && e.getCause() != null ? e.getCause() : e);
+            }
+            inFlight.release();
+        });
+    }
+
+    /** Waits until every streamed half was answered, then throws the first failure among them. */
+    private void awaitStreamed() throws ClientException, InterruptedException {
+        long timeout = producer.getSendMsgTimeout();
+        if (!inFlight.tryAcquire(window, timeout, TimeUnit.MILLISECONDS)) {
+            throw new ClientException(ClientException.NO_RESPONSE, "Transaction " + id + ": messages sent to broker "
+                    + brokerName + " got no answer within " + timeout + " ms.");
+        }
+        inFlight.release(window);
+        throwStreamFailure();
+    }
+
+    private void throwStreamFailure() throws ClientException {
+        Throwable failure = streamFailure.get();
+        if (failure == null) {
+            return;
+        }
+        throw new ClientException(ResponseCode.TRANSACTION_FAILED, "A message sent earlier in transaction " + id
+                + " was not stored on broker " + brokerName + " (" + failure.getMessage() + "), so the transaction"
+                + " cannot commit; roll it back and send its messages again.", failure);
+    }
+
     @Override
     public void commit() throws ClientException, InterruptedException {
+        checkOpen("commit");
+        if (tail != null) {
+            try {
+                // the last half waits for the disk: the log is sequential, so every half before it is forced too,
+                // and a commit a check-back completes later finds all of them
+                flushTail(producer.started(), true);
+            } catch (ClientException e) {
+                failStreamed(e);
+            }
+        }
         end(LocalTransactionState.COMMIT_MESSAGE, State.COMMITTED);
+    }
+
+    /**
+     * A streamed half failed: nothing of the transaction may become visible. It is rolled back (a rollback the
+     * broker does not hear of is settled by check-back) and the commit fails with TRANSACTION_FAILED.
+     */
+    private void failStreamed(ClientException cause) throws ClientException, InterruptedException {
+        try {
+            end(LocalTransactionState.ROLLBACK_MESSAGE, State.FAILED);
+        } catch (ClientException e) {
+            state = State.FAILED;
+            cause.addSuppressed(e);
+        }
+        throw new ClientException(ResponseCode.TRANSACTION_FAILED, cause.getMessage() + " The transaction was rolled"
+                + " back.", cause);
     }
 
     @Override
     public void rollback() throws ClientException, InterruptedException {
+        if (window > 0 && state == State.OPEN) {
+            if (tail != null) {
+                tail = null; // never sent
+                tailOut = null;
+                sent--;
+            }
+            try {
+                awaitStreamed(); // the rollback must not overtake a half still on its way
+            } catch (ClientException e) {
+                // rolled back anyway
+            }
+        }
         end(LocalTransactionState.ROLLBACK_MESSAGE, State.ROLLED_BACK);
     }
 

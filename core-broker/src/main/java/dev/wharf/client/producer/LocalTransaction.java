@@ -41,6 +41,14 @@ public interface LocalTransaction {
     SendResult send(Message msg, MessageQueue mq) throws ClientException, InterruptedException;
 
     /**
+     * The queue this transaction keeps the messages of {@code topic} in, or null while it has none (no message of
+     * the topic yet, or only ones the broker placed). A caller choosing queues itself must follow it.
+     */
+    default MessageQueue queueOf(String topic) {
+        return null;
+    }
+
+    /**
      * Makes every message sent in this transaction visible, all at once. Synchronous; retried while the broker
      * does not answer or is busy, within the producer's end-transaction timeout.
      *

@@ -158,6 +158,37 @@ final class MessageSender {
         }
     }
 
+    /**
+     * Sends to the given queue without waiting for the answer and without retries (a transaction's streamed half
+     * message: a retry could store it twice); the future completes with the broker's answer or its failure.
+     */
+    CompletableFuture<SendResult> sendToQueueAsync(OutgoingMessage out, MessageQueue mq, long timeoutMillis) {
+        CompletableFuture<SendResult> result = new CompletableFuture<>();
+        long start = System.nanoTime();
+        String address;
+        try {
+            address = instance.requireMasterAddress(mq.brokerName(), out.topic);
+        } catch (ClientException e) {
+            result.completeExceptionally(e);
+            return result;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            result.completeExceptionally(e);
+            return result;
+        }
+        instance.messageApi().sendAsync(address, header(out, mq), out.body, timeoutMillis)
+                .whenComplete((reply, error) -> {
+                    if (error == null) {
+                        recordLatency(mq, start, false);
+                        result.complete(Producer.toResult(reply, out, mq));
+                        return;
+                    }
+                    recordLatency(mq, start, true);
+                    result.completeExceptionally(RemotingCalls.asClientException(error));
+                });
+        return result;
+    }
+
     private SendResult sendOnce(OutgoingMessage out, MessageQueue mq, long timeoutMillis)
             throws ClientException, InterruptedException {
         String address = instance.requireMasterAddress(mq.brokerName(), out.topic);

@@ -137,6 +137,26 @@ public class TransactionProducer extends Producer {
         return new BrokerLocalTransaction(this, UniqueIdGenerator.next());
     }
 
+    /**
+     * Like {@link #beginTransaction()}, streaming: a send to a given queue returns without waiting for the broker
+     * (at most {@code window} answers outstanding) and its half message is not forced to disk on its own; the
+     * commit waits for every answer and stores the last half forced (which forces all before it, as the commit log
+     * is sequential) before it ends the transaction. A half that failed fails the next send or the commit, which
+     * then rolls the transaction back (TRANSACTION_FAILED). The halves must be durable before the commit only: use
+     * this when nothing outside the producer learns of the transaction before its commit (a local transaction
+     * that records the id and may have a check-back commit it needs {@link #beginTransaction()}).
+     *
+     * @param window answers outstanding at most; 0 is {@link #beginTransaction()}
+     */
+    public LocalTransaction beginTransaction(int window) {
+        if (window < 0) {
+            throw new IllegalArgumentException("The window of a streamed transaction must be 0 or more, got " + window);
+        }
+        requireListener();
+        started();
+        return new BrokerLocalTransaction(this, UniqueIdGenerator.next(), window);
+    }
+
     /** Marks a message as a half message of {@code transactionId}. */
     void markHalf(Message msg, String transactionId) throws ClientException {
         if (msg == null) {

@@ -38,6 +38,11 @@ public final class MessageProperties {
     public static final String TRANSACTION_PREPARED_QUEUE_OFFSET = "TRAN_PREPARED_QUEUE_OFFSET";
     /** How often the broker has asked about this half message. */
     public static final String TRANSACTION_CHECK_TIMES = "TRANSACTION_CHECK_TIMES";
+    /**
+     * On a half message sent without waiting for the answer to the one before: its position in the transaction
+     * (0, 1, ...). The broker may store streamed halves out of order; the commit writes them in this order.
+     */
+    public static final String TRANSACTION_SEQUENCE = "TRAN_SEQ";
     /** Client-generated unique message id, stable across retries and re-puts. */
     public static final String UNIQUE_CLIENT_MESSAGE_ID = "UNIQ_KEY";
     /** Retry topic a message was sent back to (set on retried messages). */

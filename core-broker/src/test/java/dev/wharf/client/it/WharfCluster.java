@@ -62,6 +62,17 @@ final class WharfCluster implements AutoCloseable {
     }
 
     Broker startBroker(String name) throws IOException {
+        BrokerSettings s = settings(root, name, namesrvAddr());
+        brokerSettings.accept(s);
+        Broker broker = new Broker(s);
+        broker.start();
+        broker.registerWithNameServers().join();
+        brokers.put(name, broker);
+        return broker;
+    }
+
+    /** The cluster's settings of a broker (also used by brokers in child processes). */
+    static BrokerSettings settings(Path root, String name, String namesrvAddr) {
         BrokerSettings s = BrokerSettings.defaults();
         s.store().setStorePathRootDir(root.resolve(name).toString());
         s.store().setMappedFileSizeCommitLog(8 * 1024 * 1024);
@@ -71,7 +82,7 @@ final class WharfCluster implements AutoCloseable {
         s.netty().setListenPort(0);
         s.netty().setSelectorThreads(1);
         s.broker().setBrokerName(name);
-        s.broker().setNamesrvAddr(namesrvAddr());
+        s.broker().setNamesrvAddr(namesrvAddr);
         s.broker().setSendMessageThreadPoolNums(2);
         s.broker().setPullMessageThreadPoolNums(4);
         s.broker().setQueryMessageThreadPoolNums(1);
@@ -80,12 +91,7 @@ final class WharfCluster implements AutoCloseable {
         s.broker().setDefaultTopicQueueNums(4);
         // retries wait 300 ms, 400 ms, ... instead of 10 s, 30 s, ...
         s.broker().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
-        brokerSettings.accept(s);
-        Broker broker = new Broker(s);
-        broker.start();
-        broker.registerWithNameServers().join();
-        brokers.put(name, broker);
-        return broker;
+        return s;
     }
 
     void stopBroker(String name) {

@@ -39,6 +39,7 @@ public class ConnectionOptions implements Serializable {
     private long persistConsumerOffsetInterval = 5_000;
     private String deserializationAllowList = "";
     private String deserializationDenyList = "";
+    private int transactionSendWindow = 64;
 
     public ConnectionOptions() {
     }
@@ -67,6 +68,7 @@ public class ConnectionOptions implements Serializable {
         persistConsumerOffsetInterval = other.persistConsumerOffsetInterval;
         deserializationAllowList = other.deserializationAllowList;
         deserializationDenyList = other.deserializationDenyList;
+        transactionSendWindow = other.transactionSendWindow;
     }
 
     /** The options that differ from null as strings, in a fixed order (for JNDI references and logs). */
@@ -93,6 +95,7 @@ public class ConnectionOptions implements Serializable {
         out.put("persistConsumerOffsetInterval", Long.toString(persistConsumerOffsetInterval));
         out.put("deserializationAllowList", deserializationAllowList);
         out.put("deserializationDenyList", deserializationDenyList);
+        out.put("transactionSendWindow", Integer.toString(transactionSendWindow));
         return out;
     }
 
@@ -363,5 +366,20 @@ public class ConnectionOptions implements Serializable {
     @Override
     public String toString() {
         return "ConnectionOptions" + toSettings();
+    }
+
+    /**
+     * Messages a transacted session sends ahead without waiting for the broker's answers: they are checked and
+     * made durable at the commit, which fails with TransactionRolledBackException (nothing of the transaction
+     * visible) when one of them was not stored. 0 makes every send wait for its answer and the disk, as the
+     * session does anyway for a transaction a {@code TransactionLifecycleListener} may commit by check-back.
+     */
+    public int getTransactionSendWindow() {
+        return transactionSendWindow;
+    }
+
+    public void setTransactionSendWindow(int transactionSendWindow) {
+        between("transactionSendWindow", transactionSendWindow, 0, 4096);
+        this.transactionSendWindow = transactionSendWindow;
     }
 }

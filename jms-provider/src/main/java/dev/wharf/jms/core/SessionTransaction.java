@@ -58,7 +58,9 @@ final class SessionTransaction {
         if (current != null) {
             return current;
         }
-        LocalTransaction t = link.producer().beginTransaction();
+        TransactionLifecycleListener recorder = link.lifecycle();
+        int window = recorder != null && recorder.mayCommitByCheckBack() ? 0 : link.options().getTransactionSendWindow();
+        LocalTransaction t = link.producer().beginTransaction(window);
         LiveTransactions.opened(t.transactionId());
         TransactionLifecycleListener listener = link.lifecycle();
         if (listener != null) {

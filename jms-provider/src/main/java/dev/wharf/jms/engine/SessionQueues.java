@@ -75,7 +75,14 @@ public final class SessionQueues {
     public SendResult send(Producer producer, LocalTransaction transaction, Message message, String groupId)
             throws ClientException, InterruptedException {
         String topic = message.getTopic();
-        MessageQueue mq = choose(routedQueues(producer, topic), topic, groupId);
+        MessageQueue mq = groupId == null ? transaction.queueOf(topic) : null;
+        if (mq != null) {
+            // the transaction placed the topic before this session knew a route for it: keep to that queue, now
+            // and in the session's later transactions
+            pinned.put(topic, mq);
+            return transaction.send(message, mq);
+        }
+        mq = choose(routedQueues(producer, topic), topic, groupId);
         if (mq == null) {
             return transaction.send(message);
         }

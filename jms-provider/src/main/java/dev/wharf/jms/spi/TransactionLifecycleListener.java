@@ -18,4 +18,16 @@ public interface TransactionLifecycleListener {
      */
     default void transactionEnded(String transactionId, boolean committed) {
     }
+
+    /**
+     * Whether the transaction this session is about to start (on this thread, just before
+     * {@link #transactionStarted}) may be committed by the broker's check-back without the session: the listener
+     * records its id where a {@link TransactionChecker} answers commit once the caller's own work committed, which
+     * happens before the session commits. Its messages must then be stored durably as each is sent. When false, the
+     * session streams its messages and makes them durable at its commit, the only point that decides them. The
+     * default is true: a listener that does not say is taken to record.
+     */
+    default boolean mayCommitByCheckBack() {
+        return true;
+    }
 }

@@ -66,6 +66,16 @@ public final class DataSourceTransactionRecorder implements TransactionLifecycle
         stats.started(true);
     }
 
+    /**
+     * True exactly when {@link #transactionStarted} will record the id: then the database commit, which comes
+     * before the session's, may decide the messages by check-back, so they must be durable as they are sent.
+     */
+    @Override
+    public boolean mayCommitByCheckBack() {
+        return TransactionSynchronizationManager.isActualTransactionActive()
+                && TransactionSynchronizationManager.hasResource(dataSource);
+    }
+
     @Override
     public void transactionEnded(String transactionId, boolean committed) {
         stats.ended(committed);

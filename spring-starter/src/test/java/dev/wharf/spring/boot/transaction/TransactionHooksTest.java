@@ -72,6 +72,17 @@ class TransactionHooksTest {
     }
 
     @Test
+    void sendsMustBeDurableOneByOneExactlyWhenTheIdIsRecorded() {
+        // recorded: the database commits first and a check-back may then commit the messages without the session
+        Boolean recorded = tx(dataSource).execute(s -> recorder.mayCommitByCheckBack());
+        assertThat(recorded).isTrue();
+        // not recorded: only the session's commit decides, so its sends may be streamed
+        assertThat(recorder.mayCommitByCheckBack()).isFalse();
+        Boolean otherDatabase = tx(otherDataSource).execute(s -> recorder.mayCommitByCheckBack());
+        assertThat(otherDatabase).isFalse();
+    }
+
+    @Test
     void nothingIsWrittenOutsideATransactionOfThisDataSource() {
         recorder.transactionStarted("no-transaction");
         tx(otherDataSource).executeWithoutResult(s -> recorder.transactionStarted("other-database"));

@@ -1,0 +1,152 @@
+package dev.wharf.jms.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.jms.spi.TransactionLifecycleListener;
+import jakarta.jms.BytesMessage;
+import jakarta.jms.Connection;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.jms.MessageConsumer;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Queue;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import jakarta.jms.TransactionRolledBackException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A transacted session streams its messages (transactionSendWindow): the commit is the one point that checks and
+ * forces them. A message the broker refused fails the commit with TransactionRolledBackException and nothing of
+ * the transaction becomes visible; a rollback leaves nothing; a commit shows everything in sending order.
+ */
+@Timeout(120)
+class StreamedTransactionTest {
+
+    @TempDir
+    static Path store;
+    private static LoopbackWharf wharf;
+
+    @BeforeAll
+    static void start() throws Exception {
+        wharf = new LoopbackWharf(store, Map.of("maxMessageSize", "16384", "defaultTopicQueueNums", "1"));
+    }
+
+    @AfterAll
+    static void stop() {
+        wharf.close();
+    }
+
+    private static List<String> receive(MessageConsumer consumer, long firstWait) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (Message m = consumer.receive(firstWait); m != null; m = consumer.receive(300)) {
+            out.add(((TextMessage) m).getText());
+        }
+        return out;
+    }
+
+    @Test
+    void aRefusedMessageFailsTheCommitAndNothingOfTheTransactionIsVisible() throws Exception {
+        try (Connection c = new WharfConnectionFactory(wharf.url() + "?transactionSendWindow=8").createConnection()) {
+            c.start();
+            Session tx = c.createSession(Session.SESSION_TRANSACTED);
+            Queue q = tx.createQueue("streamed-refused");
+            MessageProducer p = tx.createProducer(q);
+            MessageConsumer watcher = c.createSession().createConsumer(q);
+            c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
+            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+
+            for (int i = 0; i < 20; i++) {
+                p.send(tx.createTextMessage("before " + i));
+            }
+            BytesMessage tooLarge = tx.createBytesMessage();
+            byte[] body = new byte[64 * 1024]; // random: compression cannot bring it under the broker's limit
+            new Random(11).nextBytes(body);
+            tooLarge.writeBytes(body);
+            p.send(tooLarge); // the session cannot know this broker's limit; the broker refuses it later
+            for (int i = 0; i < 20; i++) {
+                try {
+                    p.send(tx.createTextMessage("after " + i));
+                } catch (JMSException e) {
+                    // the refusal may already have come back: the transaction cannot commit any more
+                    assertThat(e).hasMessageContaining("cannot commit");
+                }
+            }
+            assertThatThrownBy(tx::commit).isInstanceOf(TransactionRolledBackException.class)
+                    .hasMessageContaining("rolled back");
+
+            p.send(tx.createTextMessage("next transaction"));
+            tx.commit();
+            assertThat(receive(watcher, 5_000)).as("nothing of the failed transaction")
+                    .containsExactly("next transaction");
+        }
+    }
+
+    @Test
+    void aRollbackLeavesNothingAndACommitShowsEverythingInOrder() throws Exception {
+        try (Connection c = new WharfConnectionFactory(wharf.url() + "?transactionSendWindow=8").createConnection()) {
+            c.start();
+            Session tx = c.createSession(Session.SESSION_TRANSACTED);
+            Queue q = tx.createQueue("streamed-order");
+            MessageProducer p = tx.createProducer(q);
+            MessageConsumer watcher = c.createSession().createConsumer(q);
+            c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
+            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+
+            for (int i = 0; i < 100; i++) {
+                p.send(tx.createTextMessage("dropped " + i));
+            }
+            tx.rollback();
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 150; i++) {
+                p.send(tx.createTextMessage("kept " + i));
+                expected.add("kept " + i);
+            }
+            tx.commit();
+            assertThat(receive(watcher, 5_000)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aListenerThatMayCommitByCheckBackGetsDurableSends() throws Exception {
+        WharfConnectionFactory f = new WharfConnectionFactory(wharf.url());
+        List<String> started = new ArrayList<>();
+        f.setTransactionLifecycleListener(new TransactionLifecycleListener() {
+            @Override
+            public void transactionStarted(String transactionId) {
+                started.add(transactionId);
+            }
+        });
+        try (Connection c = f.createConnection()) {
+            c.start();
+            Session tx = c.createSession(Session.SESSION_TRANSACTED);
+            Queue q = tx.createQueue("streamed-recorded");
+            MessageProducer p = tx.createProducer(q);
+            MessageConsumer watcher = c.createSession().createConsumer(q);
+            c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
+            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+            p.send(tx.createTextMessage("recorded 0"));
+            BytesMessage tooLarge = tx.createBytesMessage();
+            byte[] body = new byte[64 * 1024];
+            new Random(12).nextBytes(body);
+            tooLarge.writeBytes(body);
+            // each send waits for the broker, so the refusal fails this send, not the commit
+            assertThatThrownBy(() -> p.send(tooLarge)).isNotInstanceOf(TransactionRolledBackException.class);
+            p.send(tx.createTextMessage("recorded 1"));
+            tx.commit();
+            assertThat(started).hasSize(1);
+            assertThat(receive(watcher, 5_000)).containsExactly("recorded 0", "recorded 1");
+        }
+    }
+}
