@@ -317,6 +317,10 @@ public final class ConsumeQueue {
             return;
         }
         files.truncateDirtyFiles(byteOffset(keepEnd));
+        MappedFile cut = files.getLastMappedFile();
+        if (cut != null) {
+            cut.forceAll(); // dropped units must not reappear after a crash (a replica truncating its log)
+        }
         if (minOffset > keepEnd) {
             minOffset = keepEnd;
         }
