@@ -116,13 +116,14 @@ public final class EpochFile {
      * the newest epoch that both have with the same start offset. An entry's end is the next entry's start,
      * the last one's is the log's end.
      *
-     * @return the common offset, 0 when {@code local} is empty (nothing to keep), -1 when the histories share
-     *         no epoch (the logs cannot be reconciled automatically)
+     * @return the common offset; {@code localMax} when {@code local} is empty (no history to compare: a new
+     *         replica or one from classic replication, which the record fingerprints check instead); -1 when the
+     *         histories share no epoch (the logs cannot be reconciled automatically)
      */
     public static long lastCommonOffset(List<EpochEntry> local, long localMax, List<EpochEntry> master,
             long masterMax) {
         if (local.isEmpty()) {
-            return 0;
+            return localMax;
         }
         for (int i = local.size() - 1; i >= 0; i--) {
             EpochEntry mine = local.get(i);

@@ -5,6 +5,7 @@ import dev.wharf.store.PutMessageStatus;
 import dev.wharf.store.PutReplication;
 import dev.wharf.store.ReplicableStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -36,6 +37,7 @@ public final class HaService {
     private final ReplicaWaiters waiters;
     private final HaServer server;
     private final HaClient client;
+    private final EpochFile epochs;
     private volatile int haPort = -1;
     private volatile boolean degraded;
 
@@ -48,20 +50,26 @@ public final class HaService {
         this.brokerName = brokerName;
         this.brokerId = brokerId;
         this.store = store;
+        try {
+            this.epochs = EpochFile.open(store.config().rootPath());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read the epoch history in " + store.config().rootPath()
+                    + ": " + e.getMessage(), e);
+        }
         BrokerRole role = config.getBrokerRole();
         this.tracker = new ReplicaTracker(role == BrokerRole.SYNC_MASTER ? config.requiredSlaveAcks() : 0,
                 config.getHaMaxGapNotInSync(), store::getMaxPhyOffset);
         if (role.isMaster()) {
             boolean sync = role == BrokerRole.SYNC_MASTER;
             this.server = new HaServer(config, brokerName, store, tracker,
-                    sync ? Long.MAX_VALUE : ASYNC_TRANSFER_INTERVAL_NANOS);
+                    sync ? Long.MAX_VALUE : ASYNC_TRANSFER_INTERVAL_NANOS, epochs);
             this.client = null;
             if (sync) {
                 store.addAppendListener(server::dataArrived); // a waiting send must not wait for a timer
             }
         } else {
             this.server = null;
-            this.client = new HaClient(config, brokerName, brokerId, store, maxMessageSize);
+            this.client = new HaClient(config, brokerName, brokerId, store, maxMessageSize, epochs);
         }
         if (role == BrokerRole.SYNC_MASTER) {
             this.waiters = new ReplicaWaiters(tracker::replicatedOffset, config.getSlaveTimeout());
@@ -122,6 +130,11 @@ public final class HaService {
             tracker.confirmWithoutSlaves(store.getMaxPhyOffset());
         }
         return tracker.replicatedOffset();
+    }
+
+    /** This replica's epoch history (empty in classic replication). */
+    public EpochFile epochs() {
+        return epochs;
     }
 
     public BrokerRole role() {

@@ -61,8 +61,8 @@ class EpochFileTest {
         // an epoch the master never saw (an old master elected but cut off): back to the previous term's end
         assertThat(EpochFile.lastCommonOffset(List.of(new EpochEntry(1, 0), new EpochEntry(4, 900)), 1300,
                 List.of(new EpochEntry(1, 0), new EpochEntry(5, 800)), 2000)).isEqualTo(800);
-        // an empty replica keeps nothing; unrelated histories cannot be reconciled
-        assertThat(EpochFile.lastCommonOffset(List.of(), 0, master, 2500)).isZero();
+        // no local history: nothing to compare (fingerprints decide); unrelated histories cannot be reconciled
+        assertThat(EpochFile.lastCommonOffset(List.of(), 300, master, 2500)).isEqualTo(300);
         assertThat(EpochFile.lastCommonOffset(List.of(new EpochEntry(7, 0)), 100, master, 2500)).isEqualTo(-1);
         // entries beyond the local end (adopted from a master, not copied yet) do not count
         assertThat(EpochFile.lastCommonOffset(List.of(new EpochEntry(1, 0), new EpochEntry(2, 1000)), 600,
