@@ -647,6 +647,16 @@ public final class DefaultMessageStore implements ReplicableStore {
                 root, max, offset);
     }
 
+    @Override
+    public synchronized boolean prepareForPuts(long timeoutMillis) {
+        reput.setDispatchLimit(null); // a master's own log is its to dispatch until replication says otherwise
+        if (!awaitDispatched(timeoutMillis)) {
+            return false;
+        }
+        restoreQueueOffsets();
+        return true;
+    }
+
     /** What recovery decided at the last start (tests, diagnostics). */
     CommitLogRecovery.Result lastRecovery() {
         return lastRecovery;

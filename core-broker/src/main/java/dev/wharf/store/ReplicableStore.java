@@ -64,4 +64,12 @@ public interface ReplicableStore extends MessageStore {
      *                                  already cut; calling again is safe)
      */
     void truncateTo(long offset) throws IOException;
+
+    /**
+     * Readies a replica that copied its log for its own puts (it was elected master): waits until the consume
+     * queues hold the whole log, then takes each queue's next offset from them (replicated appends assign none).
+     *
+     * @return false when dispatch did not catch up within {@code timeoutMillis} (queue offsets left unchanged)
+     */
+    boolean prepareForPuts(long timeoutMillis);
 }
