@@ -260,6 +260,10 @@ public final class HaService {
         return epochs;
     }
 
+    public String brokerName() {
+        return brokerName;
+    }
+
     public BrokerRole role() {
         return config.getBrokerRole();
     }
