@@ -99,6 +99,7 @@ public final class ControllerReplicas implements AutoCloseable {
     private void onRoleChanged(String brokerName, long masterId, String masterAddress, int epoch, Set<Long> set) {
         try {
             if (masterId == client.brokerId()) {
+                ha.setSyncStateSet(Set.of()); // a new master's set is itself: slaves earn their way back in
                 ha.changeToMaster(epoch, masterRole);
             } else if (masterId > 0 && masterAddress != null) {
                 masterToResolve = masterAddress;
@@ -139,8 +140,18 @@ public final class ControllerReplicas implements AutoCloseable {
                 }
             }
             if (!next.equals(current)) {
-                client.alterSyncStateSet(next);
-                log.info("{}: sync-state set {} -> {}", ha.brokerName(), current, next);
+                // while the change is pending, acks count against both sets (a member may be elected from either)
+                Set<Long> union = new TreeSet<>(current);
+                union.addAll(next);
+                ha.setSyncStateSet(withoutSelf(union));
+                try {
+                    client.alterSyncStateSet(next);
+                    log.info("{}: sync-state set {} -> {}", ha.brokerName(), current, next);
+                } finally {
+                    ha.setSyncStateSet(withoutSelf(client.syncStateSet()));
+                }
+            } else {
+                ha.setSyncStateSet(withoutSelf(current));
             }
         } catch (ControllerException e) {
             log.debug("Sync-state set change not accepted: {}", e.getMessage());
@@ -149,6 +160,12 @@ public final class ControllerReplicas implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("Sync-state set check failed", e);
         }
+    }
+
+    private Set<Long> withoutSelf(Set<Long> set) {
+        Set<Long> out = new TreeSet<>(set);
+        out.remove(client.brokerId());
+        return out;
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.wharf.store.ReplicableStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,8 @@ public final class HaService {
     private int listenPort;
     /** Why puts are refused (a master whose lease with the controller lapsed), or null. */
     private volatile String fenced;
+    /** Controller mode: the slaves that must ack (see {@link #setSyncStateSet}); null in classic replication. */
+    private volatile Set<Long> syncSlaves;
 
     /**
      * @param maxMessageSize the store's maxMessageSize (a slave must take frames holding one such record)
@@ -80,6 +83,7 @@ public final class HaService {
     private void buildParts(BrokerRole role) {
         ReplicaTracker t = new ReplicaTracker(role == BrokerRole.SYNC_MASTER ? config.requiredSlaveAcks() : 0,
                 config.getHaMaxGapNotInSync(), store::getMaxPhyOffset);
+        t.setVoters(syncSlaves);
         this.tracker = t;
         if (role.isMaster()) {
             boolean sync = role == BrokerRole.SYNC_MASTER;
@@ -235,6 +239,16 @@ public final class HaService {
             }
         }
         fenced = reason;
+    }
+
+    /**
+     * Controller mode: a SYNC_MASTER's send is acknowledged only once every one of these slaves holds it (the
+     * sync-state set without this master; while a change is pending, the union of the old and the new set), and
+     * refused while fewer than minInSyncReplicas - 1 of them are connected. Null returns to classic counting.
+     */
+    public void setSyncStateSet(Set<Long> slaveIds) {
+        syncSlaves = slaveIds == null ? null : Set.copyOf(slaveIds);
+        tracker.setVoters(syncSlaves);
     }
 
     /** Why writes are refused now, or null. */
