@@ -110,7 +110,8 @@ public final class HaService {
                 store.setPutReplication(new SlaveGate());
             } else {
                 store.setConfirmOffsetSupplier(null);
-                store.setPutReplication(new AsyncMasterGate());
+                // a classic ASYNC_MASTER keeps the put path without a gate; a fence or controller mode needs one
+                store.setPutReplication(syncSlaves == null && fenced == null ? null : new AsyncMasterGate());
             }
         }
     }
@@ -231,6 +232,9 @@ public final class HaService {
      * with the controller must not acknowledge writes a newly elected master would not have.
      */
     public void setFenced(String reason) {
+        if (reason != null && config.getBrokerRole() == BrokerRole.ASYNC_MASTER) {
+            store.setPutReplication(new AsyncMasterGate());
+        }
         if (!java.util.Objects.equals(reason, fenced)) {
             if (reason != null) {
                 log.warn("{}: refusing writes: {}", brokerName, reason);
@@ -335,6 +339,10 @@ public final class HaService {
         }
     }
 
+    /** The answer of a gate that has nothing to wait for (shared: completed futures are never completed again). */
+    private static final CompletableFuture<PutMessageResult> NOTHING_TO_WAIT_FOR =
+            CompletableFuture.completedFuture(PutMessageResult.failure(PutMessageStatus.PUT_OK, null));
+
     /** ASYNC_MASTER: every put, unless fenced; nobody waits for slaves. */
     private final class AsyncMasterGate implements PutReplication {
 
@@ -345,7 +353,7 @@ public final class HaService {
 
         @Override
         public CompletableFuture<PutMessageResult> replicate(long nextOffset) {
-            return CompletableFuture.completedFuture(PutMessageResult.failure(PutMessageStatus.PUT_OK, null));
+            return NOTHING_TO_WAIT_FOR;
         }
     }
 
