@@ -52,6 +52,8 @@ public final class HaService {
     private volatile String fenced;
     /** Controller mode: the slaves that must ack (see {@link #setSyncStateSet}); null in classic replication. */
     private volatile Set<Long> syncSlaves;
+    /** The master lease checked on every put (not only by its timer, which a pause could delay), or null. */
+    private volatile MasterLease lease;
 
     /**
      * @param maxMessageSize the store's maxMessageSize (a slave must take frames holding one such record)
@@ -111,7 +113,8 @@ public final class HaService {
             } else {
                 store.setConfirmOffsetSupplier(null);
                 // a classic ASYNC_MASTER keeps the put path without a gate; a fence or controller mode needs one
-                store.setPutReplication(syncSlaves == null && fenced == null ? null : new AsyncMasterGate());
+                store.setPutReplication(syncSlaves == null && fenced == null && lease == null ? null
+                        : new AsyncMasterGate());
             }
         }
     }
@@ -260,7 +263,19 @@ public final class HaService {
         return fenced;
     }
 
+    /** Puts are refused whenever {@code lease} is not held (null: no lease, classic replication). */
+    void setLease(MasterLease lease) {
+        this.lease = lease;
+        if (lease != null && config.getBrokerRole() == BrokerRole.ASYNC_MASTER) {
+            store.setPutReplication(new AsyncMasterGate());
+        }
+    }
+
     private PutMessageResult fencedResult() {
+        MasterLease l = lease;
+        if (l != null && !l.held()) {
+            return PutMessageResult.failure(PutMessageStatus.SERVICE_NOT_AVAILABLE, l.lapsedReason());
+        }
         String reason = fenced;
         return reason == null ? null : PutMessageResult.failure(PutMessageStatus.SERVICE_NOT_AVAILABLE, reason);
     }

@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * which must be shorter than the controller's heartbeat timeout: the controller counts the master alive from no
  * earlier than that sending time, so this master stops acknowledging writes before a new one can be elected, and
  * an isolated old master never acknowledges messages that a failover then truncates. Checked every
- * {@code leaseMillis / 10} (at least every 50 ms); the put gate reads the result without any lock.
+ * on every put by the put gate (a clock read, no lock), so a pause of this class's timer cannot let a put through;
+ * the timer only logs when the lease lapses and when it is renewed.
  */
 public final class MasterLease implements AutoCloseable {
 
@@ -43,6 +44,7 @@ public final class MasterLease implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        ha.setLease(this);
         long period = Math.max(1, Math.min(50, leaseMillis / 10));
         checker.scheduleWithFixedDelay(this::check, 0, period, TimeUnit.MILLISECONDS);
     }
@@ -61,21 +63,32 @@ public final class MasterLease implements AutoCloseable {
             boolean held = held();
             if (!held && !fencedByLease) {
                 fencedByLease = true;
-                ha.setFenced("Broker " + ha.brokerName() + " could not renew its master lease with the controller"
-                        + " within " + TimeUnit.NANOSECONDS.toMillis(leaseNanos) + " ms; it refuses writes until a"
-                        + " heartbeat is accepted again (another replica may be elected meanwhile): retry, the"
-                        + " producer finds the current master through the NameServer");
+                log.warn("{}: {}", ha.brokerName(), lapsedReason());
             } else if (held && fencedByLease) {
                 fencedByLease = false;
-                ha.setFenced(null);
+                log.info("{}: master lease renewed; accepting writes again", ha.brokerName());
             }
         } catch (RuntimeException e) {
             log.warn("Master lease check failed", e);
         }
     }
 
+    /** Why puts are refused while the lease is not held. */
+    String lapsedReason() {
+        return "Broker " + ha.brokerName() + " could not renew its master lease with the controller within "
+                + TimeUnit.NANOSECONDS.toMillis(leaseNanos) + " ms; it refuses writes until a heartbeat is accepted"
+                + " again (another replica may be elected meanwhile): retry, the producer finds the current master"
+                + " through the NameServer";
+    }
+
+    /** Whether the lease has lapsed (puts are refused). */
+    public boolean lapsed() {
+        return ha.role().isMaster() && !held();
+    }
+
     @Override
     public void close() {
+        ha.setLease(null);
         checker.shutdownNow();
     }
 }

@@ -189,4 +189,35 @@ class ControllerFailoverTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> other.broker().store().getMaxPhyOffset()
                 == next.broker().store().getMaxPhyOffset());
     }
+
+    @Test
+    void aMasterCutOffFromTheControllersStopsAcknowledgingWithinItsLease() throws Exception {
+        Replica a = replica("a", 1, 0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> a.broker().ha().role() == BrokerRole.SYNC_MASTER
+                && a.broker().ha().fencedReason() == null);
+        Replica b = replica("b", 2, 0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> a.link().client().syncStateSet().size() == 2);
+        assertThat(a.broker().store().putMessage(message("before")).status()).isEqualTo(PutMessageStatus.PUT_OK);
+
+        // every controller goes away: no heartbeat is accepted from here on
+        Thread stopper = new Thread(() -> controllers.forEach(Controller::shutdown));
+        stopper.start();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(5))
+                .until(() -> a.broker().store().putMessage(message("probe")).status()
+                        == PutMessageStatus.SERVICE_NOT_AVAILABLE);
+        long fencedAt = System.nanoTime();
+        // the controllers count the master alive for the heartbeat timeout after they last heard it, which is no
+        // earlier than the sending time of the last heartbeat they accepted: the fence must come before that ends
+        long sinceLastAccepted = (fencedAt - a.link().client().lastAcceptedHeartbeatNanos()) / 1_000_000;
+        System.out.println("Master fenced " + sinceLastAccepted + " ms after sending its last accepted heartbeat"
+                + " (lease 1000 ms, controllers' heartbeat timeout 2000 ms)");
+        // the put gate compares the clock with the lease on every put: the refusal starts exactly when the lease
+        // ends (how much later it was seen here depends on this machine's scheduling, so it is printed, not asserted)
+        assertThat(sinceLastAccepted).as("not fenced while the lease was held").isGreaterThanOrEqualTo(1_000);
+        stopper.join(30_000);
+        PutMessageResult refused = a.broker().store().putMessage(message("after"));
+        assertThat(refused.status()).isEqualTo(PutMessageStatus.SERVICE_NOT_AVAILABLE);
+        assertThat(refused.errorMessage()).contains("master lease");
+        assertThat(b.broker().ha().role()).isEqualTo(BrokerRole.SLAVE);
+    }
 }
