@@ -700,6 +700,51 @@ public final class DefaultMessageStore implements ReplicableStore {
         putter.setReplication(replication);
     }
 
+    @Override
+    public synchronized void truncateTo(long offset) throws IOException {
+        if (!running) {
+            throw new IllegalStateException("The store at " + root + " is not started; it cannot be truncated now.");
+        }
+        long max = commitLog.getMaxOffset();
+        if (offset >= max) {
+            return;
+        }
+        long min = commitLog.getMinOffset();
+        if (offset < min || CommitLogSlices.fingerprint(commitLog, offset) == null) {
+            throw new IllegalArgumentException("Cannot truncate the commit log at " + root + " to offset " + offset
+                    + ": " + (offset < min ? "its oldest byte is at " + min : "no record starts there")
+                    + " (the log holds [" + min + ", " + max + ")); the truncation point must be a record start.");
+        }
+        // the dispatcher must not build queue units from records being cut: stop it, cut, restart it below
+        reput.shutdown();
+        try {
+            commitLog.truncateTo(offset);
+            consumeQueues.truncateDirty(offset);
+            index.truncate(offset);
+            index.flush();
+            quarantine.cut(offset);
+            checkpoint.setSafeOffset(Math.min(checkpoint.getSafeOffset(), offset));
+            checkpoint.flush();
+            reput.setReputFromOffset(Math.min(reput.getReputFromOffset(), offset));
+            catchUpDispatch(); // the next queue offsets come from the consume queues: they must be complete
+            restoreQueueOffsets();
+        } finally {
+            reput.start();
+        }
+        log.warn("Commit log at {} truncated from {} to {}: consume queues, index and queue offsets cut with it",
+                root, max, offset);
+    }
+
+    @Override
+    public synchronized boolean prepareForPuts(long timeoutMillis) {
+        reput.setDispatchLimit(null); // a master's own log is its to dispatch until replication says otherwise
+        if (!awaitDispatched(timeoutMillis)) {
+            return false;
+        }
+        restoreQueueOffsets();
+        return true;
+    }
+
     /** What recovery decided at the last start (tests, diagnostics). */
     CommitLogRecovery.Result lastRecovery() {
         return lastRecovery;

@@ -3,6 +3,7 @@ package dev.wharf.store;
 import dev.wharf.store.commitlog.RecordFingerprint;
 import dev.wharf.store.commitlog.ReplicaAppendResult;
 import dev.wharf.store.commitlog.ReplicaSlice;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.function.LongSupplier;
 
@@ -50,4 +51,25 @@ public interface ReplicableStore extends MessageStore {
 
     /** Installs the put path's replication gate and wait; call before {@link #start()}. */
     void setPutReplication(PutReplication replication);
+
+    /**
+     * Cuts the commit log back to {@code offset}, a record boundary within [min offset, max offset], and with it
+     * the consume queues, the index and the next queue offsets, so that a replica whose tail diverged from its
+     * new master's log can copy from there. Puts and replicated appends wait meanwhile. Everything is on disk
+     * when this returns (a crash afterwards never brings the cut records back). Nothing happens when
+     * {@code offset} is at or past the end.
+     *
+     * @throws IllegalArgumentException when {@code offset} is below the oldest byte held or not a record start
+     * @throws IOException              when the cut could not be made durable (the store is then unchanged or
+     *                                  already cut; calling again is safe)
+     */
+    void truncateTo(long offset) throws IOException;
+
+    /**
+     * Readies a replica that copied its log for its own puts (it was elected master): waits until the consume
+     * queues hold the whole log, then takes each queue's next offset from them (replicated appends assign none).
+     *
+     * @return false when dispatch did not catch up within {@code timeoutMillis} (queue offsets left unchanged)
+     */
+    boolean prepareForPuts(long timeoutMillis);
 }

@@ -9,6 +9,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -31,6 +33,7 @@ final class HaClient {
     private final String brokerName;
     private final long brokerId;
     private final ReplicableStore store;
+    private final EpochFile epochs;
     private final ByteBuffer ack = ByteBuffer.allocate(HaFrame.ACK_SIZE);
     private final int maxFrameBody;
     private volatile String masterAddress;
@@ -49,7 +52,9 @@ final class HaClient {
     private Thread thread;
     private ScheduledExecutorService ticker;
 
-    HaClient(HaConfig config, String brokerName, long brokerId, ReplicableStore store, int maxMessageSize) {
+    HaClient(HaConfig config, String brokerName, long brokerId, ReplicableStore store, int maxMessageSize,
+             EpochFile epochs) {
+        this.epochs = epochs;
         this.config = config;
         this.brokerName = brokerName;
         this.brokerId = brokerId;
@@ -208,12 +213,18 @@ final class HaClient {
         if (c.type() == HaFrame.TYPE_REFUSED) {
             throw FrameChannel.refusal(c.body(), address);
         }
-        if (c.type() != HaFrame.TYPE_ACCEPTED || c.body().remaining() != HaFrame.ACCEPTED_SIZE) {
+        int length = c.body().remaining();
+        if (c.type() != HaFrame.TYPE_ACCEPTED || length < HaFrame.ACCEPTED_SIZE
+                || (length - HaFrame.ACCEPTED_SIZE) % HaFrame.EPOCH_ENTRY_SIZE != 0) {
             throw new HaProtocolException(HaFrame.REFUSED_BAD_FRAME, "the master at " + address + " answered the"
-                    + " handshake with " + HaFrame.typeName(c.type()));
+                    + " handshake with " + HaFrame.typeName(c.type()) + " of " + length + " bytes");
         }
         masterMaxOffset = c.body().getLong(0);
         long start = c.body().getLong(8);
+        List<EpochEntry> history = masterHistory(c.body(), address);
+        if (!history.isEmpty() && reconcile(history, start, address)) {
+            return true; // the log was cut back to the last common point: reconnect and copy from there
+        }
         connected = true;
         loggedRefusal = null;
         lossLogged = false;
@@ -234,15 +245,71 @@ final class HaClient {
         return true;
     }
 
+    private static List<EpochEntry> masterHistory(ByteBuffer body, String address) throws HaProtocolException {
+        List<EpochEntry> history = new ArrayList<>();
+        try {
+            for (int at = HaFrame.ACCEPTED_SIZE; at < body.remaining(); at += HaFrame.EPOCH_ENTRY_SIZE) {
+                EpochEntry e = new EpochEntry(body.getInt(at), body.getLong(at + 4));
+                EpochEntry before = history.isEmpty() ? null : history.get(history.size() - 1);
+                if (before != null && (e.epoch() <= before.epoch() || e.startOffset() < before.startOffset())) {
+                    throw new IllegalArgumentException("entry " + e + " does not follow " + before);
+                }
+                history.add(e);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new HaProtocolException(HaFrame.REFUSED_BAD_FRAME, "the master at " + address + " sent an invalid"
+                    + " epoch history: " + e.getMessage());
+        }
+        return history;
+    }
+
+    /**
+     * Compares this replica's epoch history with the master's. When the master asked for it, cuts the log back
+     * to the last common point (durably: the store forces the cut before this returns) and returns true;
+     * otherwise adopts the master's history, since this log is about to continue the master's.
+     */
+    private boolean reconcile(List<EpochEntry> history, long start, String address)
+            throws IOException, HaProtocolException {
+        long localMax = store.getMaxPhyOffset();
+        long common = EpochFile.lastCommonOffset(epochs.entries(), localMax, history, masterMaxOffset);
+        if (common < 0) {
+            throw new HaProtocolException(HaFrame.REFUSED_DIVERGED, "this replica's epoch history " + epochs.entries()
+                    + " shares no term with the master's " + history + " at " + address + "; its log cannot be"
+                    + " reconciled automatically: move its store aside so it copies from scratch");
+        }
+        if (start == HaFrame.ACCEPTED_TRUNCATE_FIRST) {
+            if (common >= localMax) {
+                throw new HaProtocolException(HaFrame.REFUSED_DIVERGED, "the master at " + address + " says this"
+                        + " replica's log (end " + localMax + ") does not continue its own, but the epoch histories"
+                        + " (local " + epochs.entries() + ", master " + history + ") agree up to that end; nothing"
+                        + " was cut: move its store aside so it copies from scratch");
+            }
+            try {
+                store.truncateTo(common);
+            } catch (IllegalArgumentException e) {
+                throw new HaProtocolException(HaFrame.REFUSED_DIVERGED, "cannot cut back to the last common point "
+                        + common + " with the master at " + address + ": " + e.getMessage());
+            }
+            epochs.truncateAfter(common);
+            log.warn("Replica {} id {} cut its commit log from {} back to {}, the last point it shares with master {}"
+                    + " (epochs {} vs {}); the records after it were never confirmed", brokerName, brokerId,
+                    localMax, common, address, epochs.entries(), history);
+            return true;
+        }
+        epochs.replaceWith(history);
+        return false;
+    }
+
     private void sendHandshake(FrameChannel c) throws IOException {
         byte[] name = brokerName.getBytes(StandardCharsets.UTF_8);
         RecordFingerprint last = store.lastRecordFingerprint();
         long max = store.getMaxPhyOffset();
+        epochs.truncateAfter(max); // terms adopted from a master but not copied yet say nothing about this log
         ByteBuffer body = ByteBuffer.allocate(HaFrame.HANDSHAKE_FIXED_SIZE + name.length);
         body.putLong(last == null ? 0 : max).putLong(brokerId).putLong(last == null ? -1 : last.offset())
                 .putInt(last == null ? 0 : last.size()).putInt(last == null ? 0 : last.crc())
                 .putShort((short) name.length).put(name).flip();
-        c.write(HaFrame.TYPE_HANDSHAKE, HaFrame.CLASSIC_EPOCH, body, null);
+        c.write(HaFrame.TYPE_HANDSHAKE, epochs.lastEpoch(), body, null);
     }
 
     private void onFrame(FrameChannel c) throws IOException, HaProtocolException {

@@ -33,6 +33,8 @@ public final class HaConfig {
     private int haTransferBatchSize = 32 * 1024;
     /** A slave more than this many bytes behind the master is not in sync (does not count for SYNC_MASTER). */
     private long haMaxGapNotInSync = 256L * 1024 * 1024;
+    /** Controller mode: a sync-state set member whose acks stayed behind this long (ms) leaves the set. */
+    private long haMaxTimeSlaveNotCatchup = 15_000;
     /** How long a SYNC_MASTER send waits for its slaves before FLUSH_SLAVE_TIMEOUT (ms). */
     private long slaveTimeout = 3_000;
     /** Replicas, the master included, that must hold a SYNC_MASTER send before it is acknowledged. */
@@ -88,6 +90,7 @@ public final class HaConfig {
             errors.add("haTransferBatchSize is " + haTransferBatchSize + "; use 1024 to 67108864 bytes.");
         }
         positive(errors, "haMaxGapNotInSync", haMaxGapNotInSync);
+        positive(errors, "haMaxTimeSlaveNotCatchup", haMaxTimeSlaveNotCatchup);
         positive(errors, "slaveTimeout", slaveTimeout);
         positive(errors, "haReconnectInterval", haReconnectInterval);
         if (haReconnectMaxInterval < haReconnectInterval) {
@@ -247,5 +250,13 @@ public final class HaConfig {
         return "HaConfig{brokerRole=" + brokerRole + ", haListenPort=" + haListenPort + ", haMasterAddress="
                 + haMasterAddress + ", minInSyncReplicas=" + minInSyncReplicas + ", slaveTimeout=" + slaveTimeout
                 + ", syncMasterDegradeToAsync=" + syncMasterDegradeToAsync + "}";
+    }
+
+    public long getHaMaxTimeSlaveNotCatchup() {
+        return haMaxTimeSlaveNotCatchup;
+    }
+
+    public void setHaMaxTimeSlaveNotCatchup(long haMaxTimeSlaveNotCatchup) {
+        this.haMaxTimeSlaveNotCatchup = haMaxTimeSlaveNotCatchup;
     }
 }

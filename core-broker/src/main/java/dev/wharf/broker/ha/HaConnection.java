@@ -7,6 +7,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -29,6 +30,9 @@ final class HaConnection {
     private final String brokerName;
     private final ReplicaTracker tracker;
     private final Runnable onClose;
+    private final EpochFile epochs;
+    /** The master's epoch when this connection was accepted (a new term closes every connection). */
+    private volatile int epoch = HaFrame.CLASSIC_EPOCH;
     private final ByteBuffer transferHeader = ByteBuffer.allocate(HaFrame.TRANSFER_FIXED_SIZE);
     private final ByteBuffer accepted = ByteBuffer.allocate(HaFrame.ACCEPTED_SIZE);
     private final AtomicBoolean sleeping = new AtomicBoolean();
@@ -41,7 +45,8 @@ final class HaConnection {
     private final long maxIdleNanos;
 
     HaConnection(FrameChannel channel, ReplicableStore store, HaConfig config, String brokerName,
-                 ReplicaTracker tracker, long maxIdleNanos, Runnable onClose) {
+                 ReplicaTracker tracker, long maxIdleNanos, EpochFile epochs, Runnable onClose) {
+        this.epochs = epochs;
         this.maxIdleNanos = maxIdleNanos;
         this.channel = channel;
         this.store = store;
@@ -100,6 +105,11 @@ final class HaConnection {
         try {
             channel.readFrame();
             long start = handshake();
+            if (start < 0) {
+                channel.readFrame(); // the replica cuts its log and closes; nothing else may come
+                throw new HaProtocolException(HaFrame.REFUSED_BAD_FRAME, "a replica told to truncate sent "
+                        + HaFrame.typeName(channel.type()) + " instead of closing");
+            }
             startTransfer(start);
             while (!closed.get()) {
                 channel.readFrame();
@@ -108,7 +118,7 @@ final class HaConnection {
         } catch (HaProtocolException e) {
             log.error("Refusing HA connection from {} ({}): {}", channel.peer(), HaFrame.reasonName(e.reason()),
                     e.getMessage());
-            channel.refuse(e.reason(), HaFrame.CLASSIC_EPOCH, e.getMessage());
+            channel.refuse(e.reason(), epoch, e.getMessage());
         } catch (EOFException e) {
             log.info("HA connection from {} closed by the slave", channel.peer());
         } catch (IOException e) {
@@ -156,13 +166,24 @@ final class HaConnection {
             throw new HaProtocolException(HaFrame.REFUSED_BAD_FRAME, who + " has brokerId " + brokerId
                     + "; slaves have ids above 0");
         }
-        if (channel.epoch() != HaFrame.CLASSIC_EPOCH) {
+        List<EpochEntry> history = epochs.entries();
+        if (history.isEmpty() && channel.epoch() != HaFrame.CLASSIC_EPOCH) {
             throw new HaProtocolException(HaFrame.REFUSED_EPOCH, who + " is in epoch " + channel.epoch()
-                    + " but this master is in epoch " + HaFrame.CLASSIC_EPOCH);
+                    + " but this master has no epoch history (classic replication); the slave's log comes from a"
+                    + " master elected by a controller: move its store aside or run this group in controller mode");
         }
+        epoch = history.isEmpty() ? HaFrame.CLASSIC_EPOCH : history.get(history.size() - 1).epoch();
         long masterMax = store.getMaxPhyOffset();
         long masterMin = store.getMinPhyOffset();
         long start;
+        if (!history.isEmpty() && slaveMax != 0 && !sameLog(slaveMax, lastOffset, lastSize, lastCrc, masterMax)) {
+            // an elected master lets the replica find its last common point from the epochs and cut back to it
+            replica = null;
+            sendAccepted(masterMax, HaFrame.ACCEPTED_TRUNCATE_FIRST, history);
+            log.info("{} ends at {} and does not match this master's log (end {}); it cuts back to the last common"
+                    + " point of the epoch histories and reconnects", who, slaveMax, masterMax);
+            return -1;
+        }
         if (slaveMax == 0) {
             start = masterMin; // an empty slave copies everything the master still has
         } else {
@@ -188,11 +209,30 @@ final class HaConnection {
             start = slaveMax;
         }
         replica = tracker.add(brokerId, channel.peer());
-        accepted.clear();
-        accepted.putLong(masterMax).putLong(start).flip();
-        channel.write(HaFrame.TYPE_ACCEPTED, HaFrame.CLASSIC_EPOCH, accepted, null);
+        sendAccepted(masterMax, start, history);
         log.info("Accepted {}: streaming from offset {} (master ends at {})", who, start, masterMax);
         return start;
+    }
+
+    /** Whether the slave's log ends inside this master's with the same last record. */
+    private boolean sameLog(long slaveMax, long lastOffset, int lastSize, int lastCrc, long masterMax) {
+        if (slaveMax > masterMax || lastOffset < store.getMinPhyOffset()) {
+            return false;
+        }
+        RecordFingerprint mine = store.fingerprintAt(lastOffset);
+        return mine != null && mine.size() == lastSize && mine.crc() == lastCrc && lastOffset + lastSize == slaveMax;
+    }
+
+    private void sendAccepted(long masterMax, long start, List<EpochEntry> history) throws IOException {
+        ByteBuffer body = history.isEmpty() ? accepted
+                : ByteBuffer.allocate(HaFrame.ACCEPTED_SIZE + HaFrame.EPOCH_ENTRY_SIZE * history.size());
+        body.clear();
+        body.putLong(masterMax).putLong(start);
+        for (EpochEntry e : history) {
+            body.putInt(e.epoch()).putLong(e.startOffset());
+        }
+        body.flip();
+        channel.write(HaFrame.TYPE_ACCEPTED, epoch, body, null);
     }
 
     private void onAck() throws HaProtocolException {
@@ -277,6 +317,6 @@ final class HaConnection {
     private void send(long offset, ByteBuffer data) throws IOException {
         transferHeader.clear();
         transferHeader.putLong(offset).putLong(store.getMaxPhyOffset()).putLong(tracker.replicatedOffset()).flip();
-        channel.write(HaFrame.TYPE_TRANSFER, HaFrame.CLASSIC_EPOCH, transferHeader, data);
+        channel.write(HaFrame.TYPE_TRANSFER, epoch, transferHeader, data);
     }
 }

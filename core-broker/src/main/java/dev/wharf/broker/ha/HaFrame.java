@@ -26,7 +26,11 @@ import java.nio.ByteBuffer;
  *
  * ACCEPTED, master to slave, answers a valid HANDSHAKE:
  * |                   MASTERMAXOFFSET (8)                         |  0
- * |          STARTOFFSET (8): where the transfer begins           |  8
+ * |   STARTOFFSET (8): where the transfer begins; -1: truncate    |  8
+ * |   then N = (BODYLENGTH - 16) / 12 entries of the master's     |
+ * |   epoch history, oldest first (none in classic replication):  |
+ * |                      ENTRYEPOCH (4)                           | 16 + 12i
+ * |                   ENTRYSTARTOFFSET (8)                        | 20 + 12i
  *
  * REFUSED, either way, then the sender closes the connection:
  * |                          REASON (4)                           |  0
@@ -42,8 +46,11 @@ import java.nio.ByteBuffer;
  * |                   SLAVEMAXOFFSET (8)                          |  0
  * </pre>
  *
- * EPOCH is the master's term. Classic replication runs in one term ({@link #CLASSIC_EPOCH}); failover will
- * raise it and let a replica find where its log and the master's part. DATA never starts or ends inside a
+ * EPOCH is the sender's term: a slave's HANDSHAKE carries the last epoch of its history, a master's frames its
+ * current one. Classic replication runs in one term ({@link #CLASSIC_EPOCH}, no history). A master elected by a
+ * controller has an epoch history; when a replica's log does not continue the master's (it is ahead or its last
+ * record differs: an old master's unconfirmed tail) it answers ACCEPTED with STARTOFFSET -1 and its history,
+ * the replica cuts its log back to the last common point of both histories, durably, and reconnects. DATA never starts or ends inside a
  * record; a blank end-of-file record travels as its 8-byte header (the replica fills the file).
  */
 public final class HaFrame {
@@ -75,6 +82,10 @@ public final class HaFrame {
     public static final int MAX_NAME_LENGTH = 255;
 
     public static final int ACCEPTED_SIZE = 16;
+    /** ACCEPTED's STARTOFFSET telling the replica to cut its log back to the last common point first. */
+    public static final long ACCEPTED_TRUNCATE_FIRST = -1;
+    /** One epoch history entry after ACCEPTED's fixed part. */
+    public static final int EPOCH_ENTRY_SIZE = 12;
     public static final int ACK_SIZE = 8;
     /** TRANSFER body before DATA. */
     public static final int TRANSFER_FIXED_SIZE = 24;

@@ -34,6 +34,7 @@ final class HaServer {
     private final List<HaConnection> connections = new CopyOnWriteArrayList<>();
     private final int maxFrameBody;
     private final long maxIdleNanos;
+    private final EpochFile epochs;
     private ServerSocketChannel server;
     private ScheduledExecutorService housekeeping;
     private volatile boolean running;
@@ -43,7 +44,9 @@ final class HaServer {
      *                     transfer threads on every append (sends wait for them), an ASYNC_MASTER lets them look
      *                     every millisecond, gathering appends into fewer, larger frames
      */
-    HaServer(HaConfig config, String brokerName, ReplicableStore store, ReplicaTracker tracker, long maxIdleNanos) {
+    HaServer(HaConfig config, String brokerName, ReplicableStore store, ReplicaTracker tracker, long maxIdleNanos,
+             EpochFile epochs) {
+        this.epochs = epochs;
         this.maxIdleNanos = maxIdleNanos;
         this.config = config;
         this.brokerName = brokerName;
@@ -91,7 +94,7 @@ final class HaServer {
                 socket.socket().setKeepAlive(true);
                 HaConnection[] self = new HaConnection[1];
                 HaConnection connection = new HaConnection(new FrameChannel(socket, maxFrameBody), store, config,
-                        brokerName, tracker, maxIdleNanos, () -> connections.remove(self[0]));
+                        brokerName, tracker, maxIdleNanos, epochs, () -> connections.remove(self[0]));
                 self[0] = connection;
                 connections.add(connection);
                 connection.start();

@@ -5,7 +5,9 @@ import dev.wharf.store.PutMessageStatus;
 import dev.wharf.store.PutReplication;
 import dev.wharf.store.ReplicableStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,17 +29,31 @@ public final class HaService {
     private static final Logger log = LoggerFactory.getLogger(HaService.class);
     /** How often an ASYNC_MASTER's transfer threads look for new data (nobody waits for them). */
     private static final long ASYNC_TRANSFER_INTERVAL_NANOS = 1_000_000;
+    /** How long a new master waits for its consume queues to hold the whole log. */
+    private static final long DISPATCH_WAIT_MILLIS = 30_000;
 
     private final HaConfig config;
     private final String brokerName;
-    private final long brokerId;
     private final ReplicableStore store;
-    private final ReplicaTracker tracker;
-    private final ReplicaWaiters waiters;
-    private final HaServer server;
-    private final HaClient client;
+    private final EpochFile epochs;
+    private final int maxMessageSize;
+    // the parts of the current role: replaced together (under this) when the role changes at runtime
+    private volatile long brokerId;
+    private volatile ReplicaTracker tracker;
+    private volatile ReplicaWaiters waiters;
+    private volatile HaServer server;
+    private volatile HaClient client;
     private volatile int haPort = -1;
     private volatile boolean degraded;
+    private volatile boolean started;
+    private String bindAddress;
+    private int listenPort;
+    /** Why puts are refused (a master whose lease with the controller lapsed), or null. */
+    private volatile String fenced;
+    /** Controller mode: the slaves that must ack (see {@link #setSyncStateSet}); null in classic replication. */
+    private volatile Set<Long> syncSlaves;
+    /** The master lease checked on every put (not only by its timer, which a pause could delay), or null. */
+    private volatile MasterLease lease;
 
     /**
      * @param maxMessageSize the store's maxMessageSize (a slave must take frames holding one such record)
@@ -48,25 +64,43 @@ public final class HaService {
         this.brokerName = brokerName;
         this.brokerId = brokerId;
         this.store = store;
-        BrokerRole role = config.getBrokerRole();
-        this.tracker = new ReplicaTracker(role == BrokerRole.SYNC_MASTER ? config.requiredSlaveAcks() : 0,
+        this.maxMessageSize = maxMessageSize;
+        try {
+            this.epochs = EpochFile.open(store.config().rootPath());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not read the epoch history in " + store.config().rootPath()
+                    + ": " + e.getMessage(), e);
+        }
+        // one listener for the store's life: a SYNC_MASTER's waiting sends must not wait for a timer
+        store.addAppendListener(() -> {
+            HaServer s = server;
+            if (s != null && config.getBrokerRole() == BrokerRole.SYNC_MASTER) {
+                s.dataArrived();
+            }
+        });
+        buildParts(config.getBrokerRole());
+    }
+
+    /** Builds the tracker, server or client and the put gate of {@code role} (nothing is started). */
+    private void buildParts(BrokerRole role) {
+        ReplicaTracker t = new ReplicaTracker(role == BrokerRole.SYNC_MASTER ? config.requiredSlaveAcks() : 0,
                 config.getHaMaxGapNotInSync(), store::getMaxPhyOffset);
+        t.setVoters(syncSlaves);
+        this.tracker = t;
         if (role.isMaster()) {
             boolean sync = role == BrokerRole.SYNC_MASTER;
-            this.server = new HaServer(config, brokerName, store, tracker,
-                    sync ? Long.MAX_VALUE : ASYNC_TRANSFER_INTERVAL_NANOS);
+            this.server = new HaServer(config, brokerName, store, t,
+                    sync ? Long.MAX_VALUE : ASYNC_TRANSFER_INTERVAL_NANOS, epochs);
             this.client = null;
-            if (sync) {
-                store.addAppendListener(server::dataArrived); // a waiting send must not wait for a timer
-            }
         } else {
             this.server = null;
-            this.client = new HaClient(config, brokerName, brokerId, store, maxMessageSize);
+            this.client = new HaClient(config, brokerName, brokerId, store, maxMessageSize, epochs);
         }
         if (role == BrokerRole.SYNC_MASTER) {
-            this.waiters = new ReplicaWaiters(tracker::replicatedOffset, config.getSlaveTimeout());
-            tracker.setOnAdvance(() -> {
-                waiters.advanced();
+            ReplicaWaiters w = new ReplicaWaiters(t::replicatedOffset, config.getSlaveTimeout());
+            this.waiters = w;
+            t.setOnAdvance(() -> {
+                w.advanced();
                 store.confirmOffsetMoved();
             });
             store.setConfirmOffsetSupplier(this::confirmOffset);
@@ -74,7 +108,13 @@ public final class HaService {
         } else {
             this.waiters = null;
             if (role == BrokerRole.SLAVE) {
+                store.setConfirmOffsetSupplier(null);
                 store.setPutReplication(new SlaveGate());
+            } else {
+                store.setConfirmOffsetSupplier(null);
+                // a classic ASYNC_MASTER keeps the put path without a gate; a fence or controller mode needs one
+                store.setPutReplication(syncSlaves == null && fenced == null && lease == null ? null
+                        : new AsyncMasterGate());
             }
         }
     }
@@ -85,35 +125,159 @@ public final class HaService {
      * @param bindAddress address the HA port binds (masters)
      * @param listenPort  the broker's client port (the HA port defaults to it + 1)
      */
-    public void start(String bindAddress, int listenPort) throws IOException {
-        tracker.startAt(store.getMaxPhyOffset());
-        if (server != null) {
-            haPort = server.start(bindAddress, config.effectiveHaListenPort(listenPort));
-        }
-        if (waiters != null) {
-            waiters.start();
-        }
-        if (client != null) {
-            if (config.getHaMasterAddress() == null) {
-                log.warn("Slave {} id {} has no haMasterAddress; it replicates once it learns its master's address",
-                        brokerName, brokerId);
-            }
-            client.start();
-        }
+    public synchronized void start(String bindAddress, int listenPort) throws IOException {
+        this.bindAddress = bindAddress;
+        this.listenPort = listenPort;
+        startParts();
+        started = true;
         log.info("Replication of {} started: {} (brokerId {}){}", brokerName, config.getBrokerRole(), brokerId,
                 server != null ? ", HA port " + haPort : ", master " + config.getHaMasterAddress());
     }
 
-    public void shutdown() {
-        if (client != null) {
-            client.shutdown();
-        }
-        if (server != null) {
-            server.shutdown();
+    private void startParts() throws IOException {
+        tracker.startAt(store.getMaxPhyOffset());
+        HaServer s = server;
+        if (s != null) {
+            // a master that was a slave before keeps the HA port it first bound, so slaves find it again
+            haPort = s.start(bindAddress, haPort > 0 ? haPort : config.effectiveHaListenPort(listenPort));
         }
         if (waiters != null) {
-            waiters.shutdown();
+            waiters.start();
         }
+        HaClient c = client;
+        if (c != null) {
+            if (config.getHaMasterAddress() == null) {
+                log.warn("Slave {} id {} has no haMasterAddress; it replicates once it learns its master's address",
+                        brokerName, brokerId);
+            }
+            c.start();
+        }
+    }
+
+    private void stopParts() {
+        HaClient c = client;
+        if (c != null) {
+            c.shutdown();
+        }
+        HaServer s = server;
+        if (s != null) {
+            s.shutdown(); // closes every slave connection
+        }
+        ReplicaWaiters w = waiters;
+        if (w != null) {
+            w.shutdown();
+        }
+    }
+
+    public synchronized void shutdown() {
+        stopParts();
+        started = false;
+    }
+
+    /**
+     * Makes this replica the master of term {@code epoch} (a controller elected it): stops copying, records the
+     * term in the epoch history at the log's end (whole records only are ever appended, so there is no partial
+     * tail to cut), waits until the consume queues hold the whole log, then serves slaves on its HA port.
+     *
+     * @param role ASYNC_MASTER or SYNC_MASTER
+     * @throws IOException the epoch history could not be written (the replica stays fenced: puts refused)
+     */
+    public synchronized void changeToMaster(int epoch, BrokerRole role) throws IOException {
+        if (!role.isMaster()) {
+            throw new IllegalArgumentException("changeToMaster needs ASYNC_MASTER or SYNC_MASTER, not " + role);
+        }
+        fenced = "Broker " + brokerName + " is becoming the master of epoch " + epoch + "; retry in a moment.";
+        stopParts();
+        store.setPutReplication(new SlaveGate());
+        long end = store.getMaxPhyOffset();
+        epochs.truncateAfter(end);
+        if (epoch > epochs.lastEpoch()) {
+            epochs.append(epoch, end);
+        }
+        store.setConfirmOffsetSupplier(null);
+        if (!store.prepareForPuts(DISPATCH_WAIT_MILLIS)) {
+            throw new IOException(brokerName + " cannot take the master role of epoch " + epoch + ": its consume"
+                    + " queues did not catch up with the commit log within " + DISPATCH_WAIT_MILLIS + " ms (see the"
+                    + " store's health); it stays fenced");
+        }
+        brokerId = 0;
+        config.setBrokerRole(role);
+        buildParts(role);
+        if (started) {
+            startParts();
+        }
+        fenced = null;
+        log.warn("{} is now {} of epoch {} at commit-log offset {} (HA port {})", brokerName, role, epoch, end, haPort);
+    }
+
+    /**
+     * Makes this replica a slave (with id {@code slaveId}) of the master at {@code masterHaAddress}: closes its
+     * slaves' connections, refuses puts, and copies from that master, cutting back a divergent tail first (see
+     * {@link HaClient}).
+     */
+    public synchronized void changeToSlave(String masterHaAddress, long slaveId) throws IOException {
+        if (slaveId <= 0) {
+            throw new IllegalArgumentException("a slave needs a brokerId above 0, not " + slaveId);
+        }
+        stopParts();
+        brokerId = slaveId;
+        config.setBrokerRole(BrokerRole.SLAVE);
+        config.setHaMasterAddress(masterHaAddress);
+        buildParts(BrokerRole.SLAVE);
+        if (started) {
+            startParts();
+        }
+        log.warn("{} is now a SLAVE (id {}) of master {}", brokerName, slaveId, masterHaAddress);
+    }
+
+    /**
+     * Refuses (reason not null) or accepts again (null) puts on a master: a master that cannot renew its lease
+     * with the controller must not acknowledge writes a newly elected master would not have.
+     */
+    public void setFenced(String reason) {
+        if (reason != null && config.getBrokerRole() == BrokerRole.ASYNC_MASTER) {
+            store.setPutReplication(new AsyncMasterGate());
+        }
+        if (!java.util.Objects.equals(reason, fenced)) {
+            if (reason != null) {
+                log.warn("{}: refusing writes: {}", brokerName, reason);
+            } else {
+                log.info("{}: accepting writes again", brokerName);
+            }
+        }
+        fenced = reason;
+    }
+
+    /**
+     * Controller mode: a SYNC_MASTER's send is acknowledged only once every one of these slaves holds it (the
+     * sync-state set without this master; while a change is pending, the union of the old and the new set), and
+     * refused while fewer than minInSyncReplicas - 1 of them are connected. Null returns to classic counting.
+     */
+    public void setSyncStateSet(Set<Long> slaveIds) {
+        syncSlaves = slaveIds == null ? null : Set.copyOf(slaveIds);
+        tracker.setVoters(syncSlaves);
+    }
+
+    /** Why writes are refused now, or null. */
+    public String fencedReason() {
+        return fenced;
+    }
+
+    /** Puts are refused whenever {@code lease} is not held (null: no lease, classic replication). */
+    void setLease(MasterLease lease) {
+        this.lease = lease;
+        if (lease != null && config.getBrokerRole() == BrokerRole.ASYNC_MASTER) {
+            store.setPutReplication(new AsyncMasterGate());
+        }
+    }
+
+    private PutMessageResult fencedResult() {
+        MasterLease l = lease;
+        if (l != null && !l.held()) {
+            return PutMessageResult.failure(PutMessageStatus.SERVICE_NOT_AVAILABLE, l.lapsedReason());
+        }
+        String reason = fenced;
+        return reason == null ? null : PutMessageResult.failure(PutMessageStatus.SERVICE_NOT_AVAILABLE, reason);
     }
 
     /** The confirm offset of a SYNC_MASTER: replicated by enough slaves, or everything when degraded. */
@@ -122,6 +286,15 @@ public final class HaService {
             tracker.confirmWithoutSlaves(store.getMaxPhyOffset());
         }
         return tracker.replicatedOffset();
+    }
+
+    /** This replica's epoch history (empty in classic replication). */
+    public EpochFile epochs() {
+        return epochs;
+    }
+
+    public String brokerName() {
+        return brokerName;
     }
 
     public BrokerRole role() {
@@ -164,6 +337,7 @@ public final class HaService {
 
     /** A slave's view of its master: address, whether connected, offsets; null for a master. */
     public SlaveStatus slaveStatus() {
+        HaClient client = this.client;
         if (client == null) {
             return null;
         }
@@ -174,21 +348,47 @@ public final class HaService {
 
     /** Points a slave at its master's HA address (e.g. learnt from the NameServer registration). */
     public void setMasterAddress(String haAddress) {
-        if (client != null && haAddress != null && !haAddress.isBlank()) {
-            client.setMasterAddress(haAddress.trim());
+        HaClient c = client;
+        if (c != null && haAddress != null && !haAddress.isBlank()) {
+            c.setMasterAddress(haAddress.trim());
         }
     }
 
-    /** SYNC_MASTER: admit every put, then wait for the slaves. */
-    private final class SyncMasterGate implements PutReplication {
+    /** The answer of a gate that has nothing to wait for (shared: completed futures are never completed again). */
+    private static final CompletableFuture<PutMessageResult> NOTHING_TO_WAIT_FOR =
+            CompletableFuture.completedFuture(PutMessageResult.failure(PutMessageStatus.PUT_OK, null));
+
+    /** ASYNC_MASTER: every put, unless fenced; nobody waits for slaves. */
+    private final class AsyncMasterGate implements PutReplication {
 
         @Override
         public PutMessageResult admit() {
-            return null;
+            return fencedResult();
         }
 
         @Override
         public CompletableFuture<PutMessageResult> replicate(long nextOffset) {
+            return NOTHING_TO_WAIT_FOR;
+        }
+    }
+
+    /** SYNC_MASTER: admit every put (unless fenced), then wait for the slaves. */
+    private final class SyncMasterGate implements PutReplication {
+
+        @Override
+        public PutMessageResult admit() {
+            return fencedResult();
+        }
+
+        @Override
+        public CompletableFuture<PutMessageResult> replicate(long nextOffset) {
+            ReplicaTracker tracker = HaService.this.tracker;
+            ReplicaWaiters waiters = HaService.this.waiters;
+            if (waiters == null) {
+                return CompletableFuture.completedFuture(PutMessageResult.failure(
+                        PutMessageStatus.SERVICE_NOT_AVAILABLE, "Broker " + brokerName + " changed its role while"
+                                + " the message was stored; it may or may not be replicated: send it again."));
+            }
             int inSync = tracker.inSyncCount();
             if (inSync < tracker.requiredAcks()) {
                 if (config.isSyncMasterDegradeToAsync()) {

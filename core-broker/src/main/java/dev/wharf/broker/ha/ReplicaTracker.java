@@ -2,6 +2,7 @@ package dev.wharf.broker.ha;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -36,6 +37,12 @@ final class ReplicaTracker {
     private final LongSupplier masterMaxOffset;
     private final AtomicLong replicated = new AtomicLong();
     private volatile Runnable onAdvance = () -> { };
+    /**
+     * Controller mode: the slaves whose acks count (the sync-state set without the master, or the union of the old
+     * and proposed sets while a change is pending); every one of them must hold a byte before it is replicated.
+     * Null in classic replication, where any {@code requiredAcks} connected slaves do.
+     */
+    private volatile Set<Long> voters;
 
     ReplicaTracker(int requiredAcks, long maxGap, LongSupplier masterMaxOffset) {
         this.requiredAcks = requiredAcks;
@@ -76,7 +83,32 @@ final class ReplicaTracker {
         }
     }
 
+    /** Switches to controller-mode counting with these voters (null: back to classic counting). */
+    void setVoters(Set<Long> slaveIds) {
+        voters = slaveIds == null ? null : Set.copyOf(slaveIds);
+        if (requiredAcks > 0 && raise(kthHighestAck())) {
+            onAdvance.run();
+        }
+    }
+
     private long kthHighestAck() {
+        Set<Long> v = voters;
+        if (v != null) {
+            if (v.isEmpty()) {
+                return -1;
+            }
+            long min = Long.MAX_VALUE;
+            for (Long id : v) {
+                long best = -1;
+                for (Replica r : replicas) {
+                    if (r.brokerId == id) {
+                        best = Math.max(best, r.acked);
+                    }
+                }
+                min = Math.min(min, best);
+            }
+            return min;
+        }
         if (requiredAcks == 1) {
             long best = -1;
             for (Replica r : replicas) {
@@ -123,6 +155,15 @@ final class ReplicaTracker {
     int inSyncCount() {
         long max = masterMaxOffset.getAsLong();
         int count = 0;
+        Set<Long> v = voters;
+        if (v != null) {
+            for (Replica r : replicas) {
+                if (v.contains(r.brokerId) && r.acked >= 0) {
+                    count++;
+                }
+            }
+            return count;
+        }
         for (Replica r : replicas) {
             if (r.acked >= 0 && max - r.acked <= maxGap) {
                 count++;
@@ -132,7 +173,8 @@ final class ReplicaTracker {
     }
 
     int requiredAcks() {
-        return requiredAcks;
+        Set<Long> v = voters;
+        return v == null || requiredAcks == 0 ? requiredAcks : Math.max(requiredAcks, v.size());
     }
 
     List<ReplicaStatus> snapshot() {

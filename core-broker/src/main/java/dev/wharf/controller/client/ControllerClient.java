@@ -56,6 +56,8 @@ public final class ControllerClient implements AutoCloseable {
     private ExecutorService listenerThread;
     private ExecutorService noticeThread;
     private volatile long brokerId;
+    /** When the last heartbeat the leader accepted was sent ({@link System#nanoTime()}); 0 before any. */
+    private volatile long lastAcceptedHeartbeatNanos;
     private volatile boolean started;
 
     // the group as last learnt; guarded by this
@@ -120,6 +122,15 @@ public final class ControllerClient implements AutoCloseable {
                 config.getBrokerHeartbeatInterval(), TimeUnit.MILLISECONDS);
         scheduler.scheduleWithFixedDelay(this::pollQuietly, config.getSyncBrokerMetadataPeriod(),
                 config.getSyncBrokerMetadataPeriod(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * When the last heartbeat the controller leader accepted was <em>sent</em> ({@link System#nanoTime()}; 0 before
+     * any): the leader counts this broker alive from no earlier than that, so a master lease measured from it ends
+     * before the leader can declare the master dead, provided the lease is shorter than the heartbeat timeout.
+     */
+    public long lastAcceptedHeartbeatNanos() {
+        return lastAcceptedHeartbeatNanos;
     }
 
     /** The broker's id at the controller (assigned at the first registration when 0 was given). */
@@ -241,6 +252,7 @@ public final class ControllerClient implements AutoCloseable {
 
     /** Sends one heartbeat now (the schedule sends them anyway). */
     public void heartbeat() throws ControllerException, InterruptedException {
+        long sentAt = System.nanoTime();
         RemotingCommand response = invoker.invokeLeader(() -> RemotingCommand.createRequest(
                 RequestCode.CONTROLLER_BROKER_HEARTBEAT).writeHeader(new HeartbeatRequest(clusterName, brokerName,
                 brokerAddress, brokerId, status.lastEpoch(), status.maxOffset(), status.confirmOffset(),
@@ -254,6 +266,7 @@ public final class ControllerClient implements AutoCloseable {
         if (response.code() != ResponseCode.SUCCESS) {
             throw new ControllerException(response.code(), response.remark());
         }
+        lastAcceptedHeartbeatNanos = sentAt;
         MasterHeader m = response.readHeader(MasterHeader.class);
         boolean newer;
         synchronized (this) {

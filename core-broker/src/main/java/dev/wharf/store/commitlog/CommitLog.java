@@ -11,8 +11,11 @@ import dev.wharf.store.health.DiskSpaceGuard;
 import dev.wharf.store.health.StoreHealth;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.ToLongBiFunction;
 
@@ -99,6 +102,38 @@ public final class CommitLog {
     /** Called after every successful append, on the putting thread (e.g. to wake the dispatcher). Keep it cheap. */
     public void setAppendListener(Runnable listener) {
         this.appendListener = listener == null ? () -> { } : listener;
+    }
+
+    /**
+     * Cuts the log back to {@code offset} (a record boundary at or below its end) under the put lock, so no put
+     * or replicated append interleaves: files after it are deleted, the file holding it is zeroed from there,
+     * and the cut is forced to disk (file and folder) before this returns. A replica whose tail diverged from
+     * its new master's log cuts it here before it copies again.
+     */
+    public void truncateTo(long offset) throws IOException {
+        putLock.lock();
+        try {
+            mappedFileQueue.truncateDirtyFiles(offset);
+            MappedFile last = mappedFileQueue.getLastMappedFile();
+            if (last != null) {
+                last.forceAll();
+            }
+            forceFolder(mappedFileQueue.getStorePath());
+        } finally {
+            putLock.unlock();
+        }
+    }
+
+    /** Makes file deletions in {@code folder} durable (a deleted file must not come back after a crash). */
+    static void forceFolder(Path folder) throws IOException {
+        try (FileChannel dir = FileChannel.open(folder, StandardOpenOption.READ)) {
+            dir.force(true);
+        } catch (IOException e) {
+            if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win")) {
+                throw e;
+            }
+            // Windows cannot open a folder as a channel; its deletions are durable once they return
+        }
     }
 
     /**

@@ -437,6 +437,10 @@ public final class ConsumeQueue {
         }
         f.truncateDirtyFiles(byteOffset(keepEnd));
         endByte = f.getMaxOffset();
+        MappedFile cut = f.getLastMappedFile();
+        if (cut != null) {
+            cut.forceAll(); // dropped units must not reappear after a crash (a replica truncating its log)
+        }
         if (minOffset > keepEnd) {
             minOffset = keepEnd;
         }
