@@ -727,7 +727,7 @@ public final class DefaultMessageStore implements ReplicableStore {
             checkpoint.flush();
             reput.setReputFromOffset(Math.min(reput.getReputFromOffset(), offset));
             catchUpDispatch(); // the next queue offsets come from the consume queues: they must be complete
-            restoreQueueOffsets();
+            commitLog.clearQueueOffsets(); // next queue offsets are read again from the consume queues
         } finally {
             reput.start();
         }
@@ -741,7 +741,7 @@ public final class DefaultMessageStore implements ReplicableStore {
         if (!awaitDispatched(timeoutMillis)) {
             return false;
         }
-        restoreQueueOffsets();
+        commitLog.clearQueueOffsets(); // next queue offsets are read again from the consume queues
         return true;
     }
 

@@ -152,6 +152,8 @@ class MasterDeathTest {
                 m.setStringProperty("JMSXGroupID", "spread-" + i); // a session keeps to one queue; groups spread
                 p.send(m);
             }
+            // the master's consume queues are built by its dispatcher after the sends return: count once it caught up
+            await().atMost(Duration.ofSeconds(20)).until(() -> masterA.store().dispatchBehindBytes() == 0);
             long onA = masterA.store().getMaxOffsetInQueue(QUEUE, 0) + masterA.store().getMaxOffsetInQueue(QUEUE, 1);
             assertThat(onA).as("messages of group ha-a").isGreaterThan(3);
             masterA.ack().snapshotNow();
