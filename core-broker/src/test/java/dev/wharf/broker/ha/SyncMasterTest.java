@@ -67,7 +67,8 @@ class SyncMasterTest {
             // acknowledged means the slave holds the record already
             assertThat(slave.store().lookMessageByOffset(offsetOf(result))).isNotNull();
         }
-        assertThat(ReplicationTest.topicCount(master.store(), TOPIC)).isEqualTo(200);
+        // the master's dispatcher builds the consume queues just after the acknowledgement: wait for it
+        await().atMost(Duration.ofSeconds(10)).until(() -> ReplicationTest.topicCount(master.store(), TOPIC) == 200);
 
         slave.shutdown();
         await().atMost(Duration.ofSeconds(10)).until(() -> master.ha().inSyncReplicaCount() == 0);
