@@ -261,6 +261,15 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
         return options.getLeaseTime();
     }
 
+    /** Messages of a transacted session sent without waiting for their answers (0: each send waits). */
+    public int getTransactionSendWindow() {
+        return options.getTransactionSendWindow();
+    }
+
+    public void setTransactionSendWindow(int transactionSendWindow) {
+        options.setTransactionSendWindow(transactionSendWindow);
+    }
+
     public void setLeaseTime(long leaseTime) {
         options.setLeaseTime(leaseTime);
     }
