@@ -1,6 +1,7 @@
 package dev.wharf.client.impl;
 
 import dev.wharf.client.ClientException;
+import dev.wharf.common.message.MessageBatchDecoder;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
@@ -70,10 +71,10 @@ public final class AckApi {
         switch (response.code()) {
             case ResponseCode.SUCCESS -> {
                 PopMessageResponse header = MessageApi.decodeHeader(address, response, PopMessageResponse.class);
-                List<MessageExt> messages = decode(brokerName, response);
-                int[] counts = counts(address, header.deliveryCounts(), messages.size());
-                return inflated(address, new Reply(true, messages, counts, header.popTime(), header.moreToScan(),
-                        -1, -1));
+                MessageBatchDecoder.Result batch = decode(brokerName, response);
+                int[] counts = counts(address, header.deliveryCounts(), batch);
+                return inflated(address, new Reply(true, batch.messages(), counts, header.popTime(),
+                        header.moreToScan(), -1, -1));
             }
             case ResponseCode.NO_MESSAGE, ResponseCode.POLLING_TIMEOUT -> {
                 PopMessageResponse header = MessageApi.decodeHeader(address, response, PopMessageResponse.class);
@@ -116,9 +117,10 @@ public final class AckApi {
         RemotingCommand response = calls.invokeExpectSuccess(address,
                 RemotingCalls.request(RequestCode.PEEK_MESSAGE, header), timeoutMillis);
         PeekMessageResponse h = MessageApi.decodeHeader(address, response, PeekMessageResponse.class);
-        List<MessageExt> messages = decode(brokerName, response);
-        return inflated(address, new Reply(!messages.isEmpty(), messages, counts(address, h.deliveryCounts(),
-                messages.size()), 0, false, h.nextOffset(), h.maxOffset()));
+        MessageBatchDecoder.Result batch = decode(brokerName, response);
+        List<MessageExt> messages = batch.messages();
+        return inflated(address, new Reply(!messages.isEmpty(), messages, counts(address, h.deliveryCounts(), batch),
+                0, false, h.nextOffset(), h.maxOffset()));
     }
 
     public void createGroup(String address, String group, String topic, InitMode mode, long timeoutMillis)
@@ -149,15 +151,16 @@ public final class AckApi {
         return groups.groups() == null ? List.of() : groups.groups();
     }
 
-    private static List<MessageExt> decode(String brokerName, RemotingCommand response) {
+    private static MessageBatchDecoder.Result decode(String brokerName, RemotingCommand response) {
         if (response.body() == null || response.body().length == 0) {
-            return List.of();
+            return new MessageBatchDecoder.Result(List.of(), List.of(), new int[0]);
         }
-        List<MessageExt> messages = BatchDecoding.decode(response.body(), "messages from broker " + brokerName);
-        for (MessageExt msg : messages) {
+        MessageBatchDecoder.Result batch = BatchDecoding.decodeBatch(response.body(),
+                "messages from broker " + brokerName);
+        for (MessageExt msg : batch.messages()) {
             msg.setBrokerName(brokerName);
         }
-        return messages;
+        return batch;
     }
 
     /**
@@ -182,16 +185,23 @@ public final class AckApi {
                 reply.moreToScan(), reply.nextOffset(), reply.maxOffset());
     }
 
-    private static int[] counts(String address, String list, int expected) throws ClientException {
-        int[] out = new int[expected];
+    /**
+     * The delivery count of each message kept from the batch: the broker lists one per record it sent, so a
+     * record the decoder skipped (damaged) takes its count with it.
+     */
+    private static int[] counts(String address, String list, MessageBatchDecoder.Result batch)
+            throws ClientException {
+        int[] positions = batch.positions();
+        int[] out = new int[positions.length];
         String[] parts = list == null || list.isEmpty() ? new String[0] : list.split(",");
-        if (parts.length != expected) {
+        int needed = positions.length == 0 ? 0 : positions[positions.length - 1] + 1;
+        if (batch.isClean() ? parts.length != positions.length : parts.length < needed) {
             throw new ClientException(ResponseCode.SYSTEM_ERROR, "The answer of " + address + " lists " + parts.length
-                    + " delivery counts for " + expected + " messages.");
+                    + " delivery counts for " + positions.length + " messages.");
         }
         try {
-            for (int i = 0; i < expected; i++) {
-                out[i] = Integer.parseInt(parts[i].trim());
+            for (int i = 0; i < positions.length; i++) {
+                out[i] = Integer.parseInt(parts[positions[i]].trim());
             }
         } catch (NumberFormatException e) {
             throw new ClientException(ResponseCode.SYSTEM_ERROR, "The answer of " + address

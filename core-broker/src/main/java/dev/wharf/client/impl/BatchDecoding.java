@@ -23,11 +23,16 @@ final class BatchDecoding {
      * @param source what the batch answered and who sent it, for the log line (e.g. "PULL_MESSAGE from host:port")
      */
     static List<MessageExt> decode(byte[] body, String source) {
+        return decodeBatch(body, source).messages();
+    }
+
+    /** As {@link #decode}, with each kept message's position in the batch. */
+    static MessageBatchDecoder.Result decodeBatch(byte[] body, String source) {
         MessageBatchDecoder.Result result = MessageBatchDecoder.decode(ByteBuffer.wrap(body), true, false);
         if (!result.isClean()) {
             log.warn("{}: {} message(s) decoded, {} problem(s): {}", source, result.messages().size(),
                     result.problems().size(), String.join("; ", result.problems()));
         }
-        return result.messages();
+        return result;
     }
 }

@@ -2,6 +2,7 @@ package dev.wharf.common.message;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,9 +21,11 @@ public final class MessageBatchDecoder {
      * What a batch held.
      *
      * @param messages the intact messages, in batch order
-     * @param problems one description per bad record (and one for an unreadable rest); empty when all was well
+     * @param problems  one description per bad record (and one for an unreadable rest); empty when all was well
+     * @param positions for each message, its record's position in the batch (0-based), so that data sent per
+     *                  record beside the batch (a pop's delivery counts) can be matched with the records kept
      */
-    public record Result(List<MessageExt> messages, List<String> problems) {
+    public record Result(List<MessageExt> messages, List<String> problems, int[] positions) {
 
         public boolean isClean() {
             return problems.isEmpty();
@@ -41,6 +44,7 @@ public final class MessageBatchDecoder {
     public static Result decode(ByteBuffer buffer, boolean readBody, boolean inflate) {
         List<MessageExt> messages = new ArrayList<>();
         List<String> problems = new ArrayList<>(0);
+        int[] positions = new int[8];
         int index = 0;
         while (buffer.hasRemaining()) {
             int start = buffer.position();
@@ -57,7 +61,12 @@ public final class MessageBatchDecoder {
                 break;
             }
             String problem = decodeOne(buffer, start, total, readBody, inflate, messages);
-            if (problem != null) {
+            if (problem == null) {
+                if (messages.size() > positions.length) {
+                    positions = Arrays.copyOf(positions, positions.length * 2);
+                }
+                positions[messages.size() - 1] = index;
+            } else {
                 int next = start + total;
                 if (next < buffer.limit() && !startsRecord(buffer, next)) {
                     // the lengths inside did not add up and nothing starts after it: the size is what broke
@@ -70,7 +79,7 @@ public final class MessageBatchDecoder {
             buffer.position(start + total);
             index++;
         }
-        return new Result(messages, problems);
+        return new Result(messages, problems, Arrays.copyOf(positions, messages.size()));
     }
 
     private static String brokenFrame(int index, int start, int total, int magic, int remaining) {

@@ -41,6 +41,7 @@ class MessageBatchDecoderTest {
         MessageBatchDecoder.Result r = MessageBatchDecoder.decode(ByteBuffer.wrap(batch(new int[COUNT])), true, true);
         assertThat(r.isClean()).isTrue();
         assertThat(bodies(r)).hasSize(COUNT).first().isEqualTo("body-0-");
+        assertThat(r.positions()).containsExactly(0, 1, 2, 3, 4);
     }
 
     @Test
@@ -53,6 +54,8 @@ class MessageBatchDecoderTest {
                 "body-4-" + "x".repeat(28));
         assertThat(r.problems()).singleElement().asString()
                 .contains("record 2 at byte " + starts[2]).contains("body CRC mismatch").contains("skipped");
+        // what the broker sends per record beside the batch (a pop's delivery counts) follows these positions
+        assertThat(r.positions()).containsExactly(0, 1, 3, 4);
         assertThat(MessageDecoder.decodeAll(ByteBuffer.wrap(bytes), true, true)).hasSize(COUNT - 1);
     }
 
