@@ -9,10 +9,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.jms.autoconfigure.JmsAutoConfiguration;
-import org.springframework.boot.jms.autoconfigure.JmsProperties;
-import org.springframework.boot.jms.autoconfigure.JndiConnectionFactoryAutoConfiguration;
-import org.springframework.boot.transaction.jta.autoconfigure.JtaAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -23,12 +19,21 @@ import org.springframework.context.annotation.Import;
  * commit with the application's database transactions. Runs before Boot's JMS auto-configuration (which needs a
  * ConnectionFactory bean) and after the DataSource's. An application's own ConnectionFactory bean wins.
  */
-@AutoConfiguration(before = JmsAutoConfiguration.class,
-        after = { JndiConnectionFactoryAutoConfiguration.class, JtaAutoConfiguration.class },
-        afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-                "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration" })
+// Boot's classes by name, as Boot 4 (first) and Boot 3.5 (second) call them: this class is compiled into the Boot 4
+// and the Boot 3 starter alike, and the sorter ignores names of the other generation.
+@AutoConfiguration(
+        beforeName = { "org.springframework.boot.jms.autoconfigure.JmsAutoConfiguration",
+                "org.springframework.boot.autoconfigure.jms.JmsAutoConfiguration" },
+        afterName = { "org.springframework.boot.jms.autoconfigure.JndiConnectionFactoryAutoConfiguration",
+                "org.springframework.boot.transaction.jta.autoconfigure.JtaAutoConfiguration",
+                "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+                "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+                "org.springframework.boot.autoconfigure.jms.JndiConnectionFactoryAutoConfiguration",
+                "org.springframework.boot.autoconfigure.transaction.jta.JtaAutoConfiguration",
+                "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+                "org.springframework.boot.autoconfigure.jdbc.DataSourceTransactionManagerAutoConfiguration" })
 @ConditionalOnClass({ ConnectionFactory.class, WharfConnectionFactory.class })
-@EnableConfigurationProperties({ WharfProperties.class, JmsProperties.class })
+@EnableConfigurationProperties(WharfProperties.class)
 @Import({ WharfTransactionConfiguration.class, EmbeddedBrokerConfiguration.class,
         WharfConnectionFactoryConfiguration.class })
 public final class WharfAutoConfiguration {

@@ -12,7 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.jms.ConnectionFactoryUnwrapper;
-import org.springframework.boot.jms.autoconfigure.JmsProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -74,15 +74,17 @@ class WharfConnectionFactoryConfiguration {
     static class CachingConnectionFactoryConfiguration {
 
         @Bean(name = "jmsConnectionFactory")
-        CachingConnectionFactory jmsConnectionFactory(JmsProperties jmsProperties, WharfProperties properties,
+        CachingConnectionFactory jmsConnectionFactory(WharfProperties properties,
                 Environment environment, WharfConnectionDetails details,
                 ObjectProvider<TransactionLifecycleListener> lifecycle, ObjectProvider<TransactionChecker> checker) {
-            JmsProperties.Cache cache = jmsProperties.getCache();
             CachingConnectionFactory factory = new CachingConnectionFactory(
                     createWharfConnectionFactory(properties, environment, details, lifecycle, checker));
-            factory.setCacheConsumers(cache.isConsumers());
-            factory.setCacheProducers(cache.isProducers());
-            factory.setSessionCacheSize(cache.getSessionCacheSize());
+            // spring.jms.cache.* read by key, with Boot's defaults: JmsProperties lives in a different package in
+            // Boot 3.5 and Boot 4, and this class serves both
+            Binder binder = Binder.get(environment);
+            factory.setCacheConsumers(binder.bind("spring.jms.cache.consumers", Boolean.class).orElse(false));
+            factory.setCacheProducers(binder.bind("spring.jms.cache.producers", Boolean.class).orElse(true));
+            factory.setSessionCacheSize(binder.bind("spring.jms.cache.session-cache-size", Integer.class).orElse(1));
             return factory;
         }
     }

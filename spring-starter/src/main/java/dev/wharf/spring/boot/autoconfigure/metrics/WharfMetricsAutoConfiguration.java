@@ -15,7 +15,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.jms.autoconfigure.JmsAutoConfiguration;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -28,7 +27,9 @@ import org.springframework.jms.listener.MessageListenerContainer;
  * Wharf's Micrometer meters ({@link WharfMetrics}), when Micrometer is present: Boot binds the {@link MeterBinder}
  * to its registries and registers the {@link JmsMessageCounter} observation handler with its ObservationRegistry.
  */
-@AutoConfiguration(after = { WharfAutoConfiguration.class, JmsAutoConfiguration.class })
+@AutoConfiguration(after = WharfAutoConfiguration.class,
+        afterName = { "org.springframework.boot.jms.autoconfigure.JmsAutoConfiguration",
+                "org.springframework.boot.autoconfigure.jms.JmsAutoConfiguration" })
 @ConditionalOnClass(MeterBinder.class)
 @ConditionalOnBean(WharfConnectionDetails.class)
 public final class WharfMetricsAutoConfiguration {

@@ -1,0 +1,28 @@
+package dev.wharf.spring.boot.actuate;
+
+import dev.wharf.spring.boot.autoconfigure.WharfConnectionDetails;
+import org.springframework.boot.actuate.health.AbstractHealthIndicator;
+import org.springframework.boot.actuate.health.Health;
+
+/** The health of the application's broker ({@link WharfHealthCheck}) as a Spring Boot 3 health indicator. */
+public final class WharfHealthIndicator extends AbstractHealthIndicator {
+
+    private final WharfHealthCheck check;
+
+    public WharfHealthIndicator(WharfConnectionDetails details, WharfBrokerClient client) {
+        super("Wharf health check failed");
+        this.check = new WharfHealthCheck(details, client);
+    }
+
+    @Override
+    protected void doHealthCheck(Health.Builder builder) throws Exception {
+        builder.withDetail("url", check.url());
+        WharfHealthCheck.Result result = check.check();
+        builder.withDetails(result.details());
+        if (result.up()) {
+            builder.up();
+        } else {
+            builder.down();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.wharf.spring.boot.autoconfigure.health;
+
+import dev.wharf.spring.boot.actuate.WharfBrokerClient;
+import dev.wharf.spring.boot.actuate.WharfHealthIndicator;
+import dev.wharf.spring.boot.autoconfigure.WharfAutoConfiguration;
+import dev.wharf.spring.boot.autoconfigure.WharfConnectionDetails;
+import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
+import org.springframework.boot.actuate.health.HealthIndicator;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code wharf} health indicator on Spring Boot 3, when Boot's actuator is present and
+ * {@code management.health.wharf.enabled} is not false (the Boot 4 starter has its own, on Boot 4's health API).
+ */
+@AutoConfiguration(after = WharfAutoConfiguration.class)
+@ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
+@ConditionalOnBean(WharfConnectionDetails.class)
+@ConditionalOnEnabledHealthIndicator("wharf")
+public final class WharfHealthContributorAutoConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    WharfBrokerClient wharfBrokerClient(WharfConnectionDetails details) {
+        return new WharfBrokerClient(details::namesrvAddr);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(name = "wharfHealthIndicator")
+    WharfHealthIndicator wharfHealthIndicator(WharfConnectionDetails details, WharfBrokerClient client) {
+        return new WharfHealthIndicator(details, client);
+    }
+}
