@@ -1,0 +1,7 @@
+package dev.wharf.compat.db.jpa;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+
+/** The orders, through Spring Data JPA. */
+public interface PurchaseOrders extends JpaRepository<PurchaseOrder, Long> {
+}
