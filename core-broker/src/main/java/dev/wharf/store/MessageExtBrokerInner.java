@@ -30,9 +30,9 @@ public class MessageExtBrokerInner extends MessageExt {
     }
 
     /**
-     * Whether the put may answer before the record is on disk even under SYNC_FLUSH: a force is requested at once
-     * and coalesced with the others (group commit), so the record reaches the disk with the next force. For
-     * records whose loss in a power failure costs a redelivery, never a message (acknowledgements).
+     * Whether the put may answer before the record is on disk even under SYNC_FLUSH: the record reaches the disk
+     * with the group commit's next force (another put's, or one of its own within the group commit's 10 ms round).
+     * For records whose loss in a power failure costs a redelivery, never a message (acknowledgements).
      */
     public boolean isForcedLater() {
         return forcedLater;

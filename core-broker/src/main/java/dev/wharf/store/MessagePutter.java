@@ -74,15 +74,15 @@ final class MessagePutter {
     }
 
     /**
-     * Whether the put waits for the disk: as the message asks, except for a record forced later, for which a
-     * force is only requested (the group commit coalesces it with the others) and not waited for.
+     * Whether the put waits for the disk: as the message asks, except for a record forced later, which is left to
+     * the group commit's next force (at most one round away) and not waited for.
      */
     private boolean waitsForDisk(MessageExtBrokerInner msg, AppendResult result) {
         if (!msg.isForcedLater()) {
             return msg.isWaitStoreMsgOK();
         }
         if (groupCommit != null) {
-            groupCommit.submit(result.nextOffset());
+            groupCommit.forceSoon(result.nextOffset());
         }
         return false;
     }
