@@ -53,7 +53,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -68,7 +67,6 @@ public final class DefaultMessageStore implements ReplicableStore {
 
     /** Room a consume queue needs to take its next unit: one page. */
     private static final long CONSUME_QUEUE_ROOM = 4096;
-    private static final long DISPATCH_POLL_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
 
     private static final Logger log = LoggerFactory.getLogger(DefaultMessageStore.class);
 
@@ -564,16 +562,8 @@ public final class DefaultMessageStore implements ReplicableStore {
 
     @Override
     public boolean awaitDispatched(long timeoutMillis) {
-        long target = reput.dispatchEnd();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (reput.getConfirmedOffset() < target) {
-            if (System.nanoTime() - deadline > 0) {
-                return false;
-            }
-            reput.wakeup();
-            LockSupport.parkNanos(DISPATCH_POLL_NANOS);
-        }
-        return true;
+        // released by the dispatch thread when it gets there (a completion signal, not a poll)
+        return reput.awaitConfirmed(reput.dispatchEnd(), timeoutMillis);
     }
 
     @Override

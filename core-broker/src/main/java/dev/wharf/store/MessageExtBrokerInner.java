@@ -17,6 +17,7 @@ public class MessageExtBrokerInner extends MessageExt {
 
     private String propertiesString;
     private long tagsCode;
+    private boolean forcedLater;
 
     /** The encoded properties set by the broker, or null to encode the map at put time. */
     public String getPropertiesString() {
@@ -26,6 +27,19 @@ public class MessageExtBrokerInner extends MessageExt {
     /** Sets the encoded properties to store as they are (they must match the map, which is not re-read). */
     public void setPropertiesString(String propertiesString) {
         this.propertiesString = propertiesString;
+    }
+
+    /**
+     * Whether the put may answer before the record is on disk even under SYNC_FLUSH: the record reaches the disk
+     * with the group commit's next force (another put's, or one of its own within the group commit's 10 ms round).
+     * For records whose loss in a power failure costs a redelivery, never a message (acknowledgements).
+     */
+    public boolean isForcedLater() {
+        return forcedLater;
+    }
+
+    public void setForcedLater(boolean forcedLater) {
+        this.forcedLater = forcedLater;
     }
 
     /** Tag hash (or, for the schedule topic, the delivery time); informational, the dispatcher recomputes it. */

@@ -70,7 +70,21 @@ final class MessagePutter {
         if (!result.isOk()) {
             return failed(result);
         }
-        return finish(result, msg.getStoreHost(), msg.isWaitStoreMsgOK());
+        return finish(result, msg.getStoreHost(), waitsForDisk(msg, result));
+    }
+
+    /**
+     * Whether the put waits for the disk: as the message asks, except for a record forced later, which is left to
+     * the group commit's next force (at most one round away) and not waited for.
+     */
+    private boolean waitsForDisk(MessageExtBrokerInner msg, AppendResult result) {
+        if (!msg.isForcedLater()) {
+            return msg.isWaitStoreMsgOK();
+        }
+        if (groupCommit != null) {
+            groupCommit.forceSoon(result.nextOffset());
+        }
+        return false;
     }
 
     /** Stores one message; the future completes once it is on disk (SYNC_FLUSH) or at once. */
@@ -83,7 +97,7 @@ final class MessagePutter {
         if (!result.isOk()) {
             return CompletableFuture.completedFuture(failed(result));
         }
-        return finishAsync(result, msg.getStoreHost(), msg.isWaitStoreMsgOK());
+        return finishAsync(result, msg.getStoreHost(), waitsForDisk(msg, result));
     }
 
     PutMessageResult putBatch(List<MessageExtBrokerInner> batch) {

@@ -70,6 +70,25 @@ class StoreFlushAndCleanupTest {
     }
 
     @Test
+    void aRecordForcedLaterIsAnsweredWithoutItsForceAndForcedSoonAfterWithoutAnotherPut() throws Exception {
+        MessageStoreConfig config = smallConfig(dir);
+        config.setFlushDiskType(FlushDiskType.SYNC_FLUSH);
+        store = new DefaultMessageStore(config);
+        store.start();
+        long forcesBefore = store.stats().flushCount();
+        MessageExtBrokerInner ack = message("Acks", 0, "ack");
+        ack.setForcedLater(true);
+        assertThat(store.asyncPutMessage(ack).get().status()).isEqualTo(PutMessageStatus.PUT_OK);
+        // nothing else is put: the force the put requested is what brings the record to the disk
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.stats().flushCount() > forcesBefore);
+        MessageExtBrokerInner sync = message("Acks", 0, "sync put");
+        sync.setForcedLater(true);
+        assertThat(store.putMessage(sync).status()).isEqualTo(PutMessageStatus.PUT_OK);
+        await().atMost(Duration.ofSeconds(10)).until(() -> readAll(store, "Acks", 0, 0).size() == 2);
+        assertThat(readAll(store, "Acks", 0, 0)).containsExactly("ack", "sync put");
+    }
+
+    @Test
     void putThatDoesNotWaitForTheDiskReturnsAtOnceInSyncMode() throws IOException {
         MessageStoreConfig config = smallConfig(dir);
         config.setFlushDiskType(FlushDiskType.SYNC_FLUSH);

@@ -29,6 +29,7 @@ import dev.wharf.store.PutMessageStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -116,12 +117,44 @@ public final class SendMessageProcessor implements RequestProcessor {
                     + "); refresh the route or send with queueId -1 to let the broker choose.");
         }
         if (queueId < 0) {
-            queueId = Math.floorMod(roundRobin.getAndIncrement(), config.writeQueueNums());
+            queueId = chooseQueue(header, config.writeQueueNums());
         }
         SendContext context = new SendContext(header.producerGroup(), channel, batch);
         long bornHost = ProcessorSupport.packHost(channel.remoteAddress());
         return batch ? sendBatch(request, header, queueId, context, bornHost)
                 : sendOne(channel, request, header, queueId, context, bornHost);
+    }
+
+    /**
+     * The broker's queue for a send that left the choice to it (the topic had no route at the client yet). The
+     * halves of one transaction all go to the queue its id hashes to, the queue the client library pins once it
+     * knows the route: a transaction's messages keep to one queue and so to their sending order, even when its
+     * first message created the topic. Other messages take turns.
+     */
+    private int chooseQueue(SendMessageRequest header, int writeQueueNums) {
+        String transactionId = halfTransactionId(header);
+        if (transactionId != null) {
+            return Math.floorMod(transactionId.hashCode(), writeQueueNums);
+        }
+        return Math.floorMod(roundRobin.getAndIncrement(), writeQueueNums);
+    }
+
+    /** The transaction id of a half message (as the transaction hook reads it), or null for any other message. */
+    private static String halfTransactionId(SendMessageRequest header) {
+        String encoded = header.properties();
+        boolean preparedType = MessageSysFlag.transactionType(header.sysFlag()) == MessageSysFlag.TRANSACTION_PREPARED_TYPE;
+        if (encoded == null || !preparedType && !encoded.contains(MessageProperties.TRANSACTION_PREPARED)) {
+            return null;
+        }
+        Map<String, String> properties = MessageDecoder.decodeProperties(encoded);
+        if (!preparedType && !"true".equalsIgnoreCase(properties.get(MessageProperties.TRANSACTION_PREPARED))) {
+            return null;
+        }
+        String id = properties.get(MessageProperties.TRANSACTION_ID);
+        if (id == null || id.isEmpty()) {
+            id = properties.get(MessageProperties.UNIQUE_CLIENT_MESSAGE_ID);
+        }
+        return id == null || id.isEmpty() ? null : id;
     }
 
     private RemotingCommand sendOne(RemotingChannel channel, RemotingCommand request, SendMessageRequest header,
@@ -260,8 +293,26 @@ public final class SendMessageProcessor implements RequestProcessor {
         RemotingCommand response = ProcessorSupport.answer(request, code,
                 code == ResponseCode.FLUSH_DISK_TIMEOUT ? "The message is stored but the disk did not confirm it"
                         + " within syncFlushTimeout." : code == ResponseCode.SUCCESS ? null : result.errorMessage());
-        return ProcessorSupport.writeHeader(response, new SendMessageResponse(msgId, first.getQueueId(),
+        return ProcessorSupport.writeHeader(response, new SendMessageResponse(msgId, answeredQueueId(first),
                 appended.logicsOffset(), first.getProperty(MessageProperties.TRANSACTION_ID)));
+    }
+
+    /**
+     * The queue the answer names: a half message's is the queue it will be committed to (the half topic's queue
+     * means nothing to the producer, and a transaction sent before its topic had a route learns its queue here).
+     */
+    private static int answeredQueueId(MessageExtBrokerInner stored) {
+        if (SystemTopics.TRANS_HALF_TOPIC.equals(stored.getTopic())) {
+            String real = stored.getProperty(MessageProperties.REAL_QUEUE_ID);
+            if (real != null) {
+                try {
+                    return Integer.parseInt(real);
+                } catch (NumberFormatException e) {
+                    return stored.getQueueId();
+                }
+            }
+        }
+        return stored.getQueueId();
     }
 
     private static String remark(PutMessageResult result, String fallback) {

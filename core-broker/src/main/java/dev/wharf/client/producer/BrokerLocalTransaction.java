@@ -114,7 +114,7 @@ final class BrokerLocalTransaction implements LocalTransaction {
             try {
                 SendResult result = sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
                 brokerName = mq.brokerName();
-                remember(out.topic, mq);
+                remember(out.topic, chosenQueue(result, mq));
                 return inRealQueue(result, mq);
             } catch (ClientException e) {
                 // no half of this transaction is stored yet (unless an unanswered attempt was): any broker will do
@@ -132,8 +132,20 @@ final class BrokerLocalTransaction implements LocalTransaction {
     private SendResult sendOnBroker(MessageSender sender, OutgoingMessage out) throws ClientException, InterruptedException {
         MessageQueue mq = queueOnBroker(sender, out.topic);
         SendResult result = sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
-        remember(out.topic, mq);
+        remember(out.topic, chosenQueue(result, mq));
         return inRealQueue(result, mq);
+    }
+
+    /**
+     * The queue a half went to: the one it was sent to, or, when the broker chose (the topic had no route yet), the
+     * one its answer names. Pinning that one keeps the transaction's later messages of the topic behind it even
+     * after the route arrives.
+     */
+    private static MessageQueue chosenQueue(SendResult result, MessageQueue sentTo) {
+        if (sentTo.queueId() >= 0 || result.messageQueue() == null || result.messageQueue().queueId() < 0) {
+            return sentTo;
+        }
+        return new MessageQueue(sentTo.topic(), sentTo.brokerName(), result.messageQueue().queueId());
     }
 
     /** The topic's queue of this transaction on its broker: the one used before, else one chosen by the id. */
@@ -152,14 +164,15 @@ final class BrokerLocalTransaction implements LocalTransaction {
                         + "; all messages of a transaction go to one broker. Create the topic on " + brokerName
                         + " or send this message in another transaction.");
             }
+            // the queue the broker chooses for this transaction's halves when the client cannot (no route yet)
             mq = here.get(Math.floorMod(id.hashCode(), here.size()));
         }
         return mq;
     }
 
     /**
-     * The broker answers a half send with the half topic's queue (0); the message will be committed to the queue it
-     * was sent to, so that is the queue reported.
+     * The broker answers a half send with the queue the message will be committed to; that is the queue it was sent
+     * to unless the broker chose.
      */
     private static SendResult inRealQueue(SendResult result, MessageQueue mq) {
         if (mq.queueId() < 0) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.Condition;
@@ -45,6 +46,8 @@ public final class GroupCommitService extends ServiceThread {
     /** Whether a thread is forcing right now; guarded by {@link #forceLock}. */
     private boolean forcing;
 
+    /** The end of the records to be forced soon, not waited for (see {@link #forceSoon}); grows only. */
+    private final AtomicLong forceSoonTarget = new AtomicLong();
     private final Object queueLock = new Object();
     private List<Request> writeRequests = new ArrayList<>();
     private List<Request> readRequests = new ArrayList<>();
@@ -190,6 +193,34 @@ public final class GroupCommitService extends ServiceThread {
         return request.future;
     }
 
+    /**
+     * Asks for everything below {@code nextOffset} to be forced within one round of this service (at most its
+     * 10 ms wait), without waking it and without anyone waiting: the records ride on the next force any put asks
+     * for, or on one force for all of them at the end of the round. For records whose loss in a power failure
+     * costs a redelivery, never a message (acknowledgements).
+     */
+    public void forceSoon(long nextOffset) {
+        if (forceSoonTarget.get() < nextOffset) {
+            forceSoonTarget.accumulateAndGet(nextOffset, Math::max);
+        }
+    }
+
+    private void forceAskedSoonSafely() {
+        try {
+            forceAskedSoon();
+        } catch (RuntimeException e) {
+            log.error("Forcing records asked to be forced soon failed; will retry next round", e);
+        }
+    }
+
+    /** Forces what {@link #forceSoon} asked for when no put's force covered it this round. */
+    private void forceAskedSoon() {
+        long target = forceSoonTarget.get();
+        if (commitLog.getFlushedWhere() < target) {
+            awaitFlushed(target, System.nanoTime() + timeoutNanos);
+        }
+    }
+
     @Override
     protected void onWaitEnd() {
         synchronized (queueLock) {
@@ -204,7 +235,9 @@ public final class GroupCommitService extends ServiceThread {
         while (!isStopped()) {
             waitForRunning(10);
             commitQueuedSafely();
+            forceAskedSoonSafely();
         }
+        forceAskedSoonSafely();
         // complete whatever arrived during the last round
         for (int i = 0; i < 2; i++) {
             onWaitEnd();

@@ -11,8 +11,11 @@ import dev.wharf.store.health.StoreHealth;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -67,6 +70,8 @@ public final class ReputMessageService extends ServiceThread {
     private volatile LongSupplier dispatchLimit;
     /** Damaged ranges recovery or readers found: never dispatched, jumped over. */
     private volatile QuarantinedRanges quarantined = new QuarantinedRanges();
+    /** Threads waiting for the confirmed offset to reach a point; released as dispatch moves it. */
+    private final DispatchWaiters waiters = new DispatchWaiters();
 
     public ReputMessageService(CommitLog commitLog, long pollMillis) {
         this(commitLog, pollMillis, new StoreHealth());
@@ -114,6 +119,39 @@ public final class ReputMessageService extends ServiceThread {
         return confirmedOffset;
     }
 
+    /**
+     * Waits until the confirmed offset reaches {@code offset}, released by the dispatch thread when it gets there
+     * (no polling).
+     *
+     * @return false when that took longer than {@code timeoutMillis} (or the thread was interrupted, whose flag
+     *         is kept)
+     */
+    public boolean awaitConfirmed(long offset, long timeoutMillis) {
+        CompletableFuture<Void> reached = waiters.whenReached(offset, this::getConfirmedOffset);
+        if (reached.isDone()) {
+            return true;
+        }
+        wakeup();
+        try {
+            reached.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            waiters.cancel(reached);
+            return false;
+        } catch (InterruptedException e) {
+            waiters.cancel(reached);
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a dispatch waiter is never completed exceptionally", e);
+        }
+    }
+
+    /** Threads waiting in {@link #awaitConfirmed} now (tests, diagnostics). */
+    public int waitingForDispatch() {
+        return waiters.size();
+    }
+
     /** Everything below this offset has been dispatched. */
     public long getReputFromOffset() {
         return reputFromOffset;
@@ -125,6 +163,7 @@ public final class ReputMessageService extends ServiceThread {
         this.reputFromOffset = offset;
         this.insideBatch = false;
         this.openBatch.clear();
+        waiters.release(offset);
     }
 
     /**
@@ -204,8 +243,16 @@ public final class ReputMessageService extends ServiceThread {
         return failures > 0;
     }
 
-    /** Dispatches everything written so far. */
+    /** Dispatches everything written so far, releasing the threads waiting for what it dispatched. */
     public void doReput() {
+        try {
+            reputAll();
+        } finally {
+            waiters.release(confirmedOffset);
+        }
+    }
+
+    private void reputAll() {
         long minOffset = commitLog.getMinOffset();
         if (reputFromOffset < minOffset) {
             log.warn("Dispatch offset {} is below the first commit-log offset {}; skipping to it", reputFromOffset,
@@ -234,6 +281,7 @@ public final class ReputMessageService extends ServiceThread {
             } finally {
                 data.release();
             }
+            waiters.release(confirmedOffset); // a long catch-up releases its waiters slice by slice
         }
     }
 

@@ -59,6 +59,22 @@ class ReputMessageServiceTest {
     }
 
     @Test
+    void aWaiterForDispatchIsReleasedByTheDispatchThreadAndGivesUpAfterItsTimeout() throws Exception {
+        put("Orders", 0, 0);
+        long end = commitLog.getMaxOffset();
+        assertThat(reput.awaitConfirmed(end, 50)).as("nothing dispatches yet").isFalse();
+        assertThat(reput.waitingForDispatch()).as("the waiter that gave up is forgotten").isZero();
+
+        java.util.concurrent.CompletableFuture<Boolean> waiting =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> reput.awaitConfirmed(end, 10_000));
+        await().atMost(Duration.ofSeconds(5)).until(() -> reput.waitingForDispatch() == 1);
+        reput.start(); // its first round dispatches the record and releases the waiter
+        assertThat(waiting.get(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(reput.getConfirmedOffset()).isEqualTo(end);
+        assertThat(reput.awaitConfirmed(end, 0)).as("reached: no wait at all").isTrue();
+    }
+
+    @Test
     void followsTheLogAcrossFilesAndAppliesTheDispatchRules() {
         reput.start();
         AppendResult tagged = put("Orders", 2, 0, MessageProperties.TAGS, "red", MessageProperties.KEYS, "k1 k2",

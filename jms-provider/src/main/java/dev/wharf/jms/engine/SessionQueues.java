@@ -68,9 +68,8 @@ public final class SessionQueues {
     /**
      * Sends a message of a transaction: to the session's queue of the topic like {@link #send}, but without moving
      * to another broker (a transaction's messages stay on one broker). A topic without a route (it does not exist
-     * yet) is sent to with "broker chooses"; the answer to a half message does not say which queue the broker
-     * chose, so the next messages of the topic may go to another queue: only the first transaction to a new topic
-     * can therefore be consumed out of order.
+     * yet) is sent to with "broker chooses": the broker puts every half of a transaction in the queue its id
+     * hashes to and names that queue in its answer, so the transaction (and then the session) keeps to it.
      */
     public SendResult send(Producer producer, LocalTransaction transaction, Message message, String groupId)
             throws ClientException, InterruptedException {

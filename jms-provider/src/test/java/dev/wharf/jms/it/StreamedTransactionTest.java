@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A transacted session streams its messages (transactionSendWindow): the commit is the one point that checks and
  * forces them. A message the broker refused fails the commit with TransactionRolledBackException and nothing of
- * the transaction becomes visible; a rollback leaves nothing; a commit shows everything in sending order.
+ * the transaction becomes visible; a rollback leaves nothing; a commit shows everything in sending order; a commit
+ * the broker refuses (6.2.7) rolls the session's transaction back.
  */
 @Timeout(120)
 class StreamedTransactionTest {
@@ -51,6 +52,15 @@ class StreamedTransactionTest {
     private static List<String> receive(MessageConsumer consumer, long firstWait) throws Exception {
         List<String> out = new ArrayList<>();
         for (Message m = consumer.receive(firstWait); m != null; m = consumer.receive(300)) {
+            out.add(((TextMessage) m).getText());
+        }
+        return out;
+    }
+
+    /** Up to {@code count} messages, each waited for up to 5 s (a busy machine may pause between two). */
+    private static List<String> receive(MessageConsumer consumer, int count) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (Message m = consumer.receive(5_000); m != null; m = out.size() < count ? consumer.receive(5_000) : null) {
             out.add(((TextMessage) m).getText());
         }
         return out;
@@ -114,7 +124,8 @@ class StreamedTransactionTest {
                 expected.add("kept " + i);
             }
             tx.commit();
-            assertThat(receive(watcher, 5_000)).isEqualTo(expected);
+            assertThat(receive(watcher, expected.size())).isEqualTo(expected);
+            assertThat(watcher.receive(300)).as("nothing of the rolled-back transaction").isNull();
         }
     }
 
@@ -147,6 +158,71 @@ class StreamedTransactionTest {
             tx.commit();
             assertThat(started).hasSize(1);
             assertThat(receive(watcher, 5_000)).containsExactly("recorded 0", "recorded 1");
+        }
+    }
+
+    /**
+     * 6.2.7: a commit the broker refuses (the transaction was rolled back there while the session still held it
+     * open, as a check-back answered by another party does) is a TransactionRolledBackException, nothing of the
+     * transaction becomes visible, and the session's next transaction commits. Both with sends that wait for the
+     * broker and with streamed sends.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "streamed {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void aCommitTheBrokerRefusesIsRolledBackAndLeavesNothingVisible(boolean streamed) throws Exception {
+        WharfConnectionFactory f = new WharfConnectionFactory(wharf.url() + "?transactionSendWindow=8");
+        List<String> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        f.setTransactionLifecycleListener(new TransactionLifecycleListener() {
+            @Override
+            public void transactionStarted(String transactionId) {
+                started.add(transactionId);
+            }
+
+            @Override
+            public boolean mayCommitByCheckBack() {
+                return !streamed;
+            }
+        });
+        dev.wharf.client.ClientConfig config = new dev.wharf.client.ClientConfig();
+        config.setNamesrvAddr(wharf.namesrvAddr());
+        config.setInstanceName("refusing-party-" + streamed);
+        dev.wharf.client.impl.ClientInstance other = dev.wharf.client.impl.ClientInstance.acquire(config);
+        try (Connection c = f.createConnection()) {
+            c.start();
+            Session tx = c.createSession(Session.SESSION_TRANSACTED);
+            Queue q = tx.createQueue("refused-commit-" + streamed);
+            MessageProducer p = tx.createProducer(q);
+            MessageConsumer watcher = c.createSession().createConsumer(q);
+            c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
+            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+
+            Queue in = tx.createQueue("refused-commit-in-" + streamed);
+            c.createSession().createProducer(in).send(tx.createTextMessage("consumed in the transaction"));
+            MessageConsumer txConsumer = tx.createConsumer(in);
+            Message consumed = txConsumer.receive(5_000);
+            assertThat(consumed).isNotNull();
+            assertThat(consumed.getJMSRedelivered()).isFalse();
+            for (int i = 0; i < 10; i++) {
+                p.send(tx.createTextMessage("doomed " + i));
+            }
+            assertThat(started).hasSize(1);
+            other.messageApi().endTransactionSync(wharf.broker().address(),
+                    new dev.wharf.protocol.header.TransactionHeaders.EndTransactionRequest(f.getProducerGroup(),
+                            started.get(0), dev.wharf.common.message.MessageSysFlag.TRANSACTION_ROLLBACK_TYPE, -1,
+                            true, null), 5_000);
+            assertThatThrownBy(tx::commit).isInstanceOf(TransactionRolledBackException.class)
+                    .hasMessageContaining(started.get(0));
+            Message again = txConsumer.receive(5_000);
+            assertThat(again).as("the message consumed in the refused transaction is given back").isNotNull();
+            assertThat(((TextMessage) again).getText()).isEqualTo("consumed in the transaction");
+            assertThat(again.getJMSRedelivered()).isTrue();
+
+            p.send(tx.createTextMessage("next transaction"));
+            tx.commit();
+            assertThat(receive(watcher, 5_000)).as("nothing of the refused transaction")
+                    .containsExactly("next transaction");
+        } finally {
+            other.release();
         }
     }
 }

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * orders it; a snapshot names the offset it covers and start-up replays from there.
  *
  * <p>{@link #append} appends synchronously (the store's put lock) and completes when the record is as durable
- * as the flush mode makes it; callers append while holding the lock of the state they changed, so records of
+ * as the flush mode makes it (acknowledgements: stored, and forced with the group commit's next force); callers append while holding the lock of the state they changed, so records of
  * one queue state are in the log in the order their changes were made. Thread-safe.
  */
 public final class AckLog {
@@ -48,7 +48,18 @@ public final class AckLog {
         msg.setBody(AckLogCodec.encode(record));
         msg.setPropertiesString("");
         msg.setBornTimestamp(clock.getAsLong());
+        msg.setForcedLater(forcedLater(record.kind()));
         return store.asyncPutMessage(msg);
+    }
+
+    /**
+     * Acknowledgements and finished messages are not waited for on the disk (SYNC_FLUSH): they ride on the next
+     * force of the group commit, at most its 10 ms round away, shared with every record and message around them. A power loss right after the answer can cost the newest of
+     * them, and the message is then delivered again (marked redelivered: its lease record was forced), never lost.
+     * Leases (they carry the delivery counts that mark a redelivery), group creation and deletion stay forced.
+     */
+    private static boolean forcedLater(AckLogRecord.Kind kind) {
+        return kind == AckLogRecord.Kind.ACK || kind == AckLogRecord.Kind.DONE;
     }
 
     /** The offset the next record will get once dispatched (records below it are readable). */
