@@ -30,7 +30,7 @@ final class SoakLoad implements AutoCloseable {
     enum Phase { NORMAL, BROKER_DOWN, DISK_FULL }
 
     /** Outcomes of sends. */
-    enum Outcome { ACKED, REFUSED_DISK_FULL, FAILED }
+    enum Outcome { ACKED, REFUSED_DISK_FULL, REFUSED_OTHERWISE, NO_ANSWER }
 
     private final Ledger ledger;
     private final String topic;
@@ -147,12 +147,13 @@ final class SoakLoad implements AutoCloseable {
                     // stored, but not flushed or replicated as asked: not an acknowledgement
                     ledger.outcome(id, Ledger.FAILED, -1);
                     lastOtherError = "status " + r.sendStatus();
-                    outcome = Outcome.FAILED;
+                    outcome = Outcome.REFUSED_OTHERWISE;
                 }
             } catch (ClientException e) {
                 boolean full = String.valueOf(e.getMessage()).contains("disk full");
                 ledger.outcome(id, full ? Ledger.REFUSED_DISK_FULL : Ledger.FAILED, -1);
-                outcome = full ? Outcome.REFUSED_DISK_FULL : Outcome.FAILED;
+                outcome = full ? Outcome.REFUSED_DISK_FULL
+                        : e.isNoResponse() ? Outcome.NO_ANSWER : Outcome.REFUSED_OTHERWISE;
                 if (!full) {
                     lastOtherError = e.getMessage();
                 }
@@ -162,7 +163,7 @@ final class SoakLoad implements AutoCloseable {
             } catch (RuntimeException e) {
                 ledger.outcome(id, Ledger.FAILED, -1);
                 lastOtherError = e.toString();
-                outcome = Outcome.FAILED;
+                outcome = Outcome.NO_ANSWER;
             }
             outcomes[started.ordinal()][outcome.ordinal()].increment();
         }

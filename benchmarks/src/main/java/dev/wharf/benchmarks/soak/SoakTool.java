@@ -96,6 +96,11 @@ public final class SoakTool implements Callable<Integer> {
             description = "Seed of the corruption positions (default: ${DEFAULT-VALUE}).")
     long seed;
 
+    @Option(names = "--episodes", defaultValue = "0", paramLabel = "N",
+            description = "End after this many episodes instead of after --duration (default: ${DEFAULT-VALUE}: "
+                    + "use --duration).")
+    int episodes;
+
     @Option(names = "--client-log-level", defaultValue = "ERROR", paramLabel = "LEVEL",
             description = "Log level of the clients in this process (default: ${DEFAULT-VALUE}: while the broker "
                     + "is down on purpose they would warn many times a second); the broker logs to its own file.")
@@ -123,7 +128,7 @@ public final class SoakTool implements Callable<Integer> {
                 producers), (int) positive("--size", size), (int) positive("--queues", queues),
                 (int) positive("--disk-mib", diskMib), fs, (int) positive("--commit-log-mib", commitLogMib),
                 flush(flush), (int) positive("--full-seconds", fullSeconds), backlogSeconds, checkCrcOnRead,
-                brokerJvmOptions, workDir.toAbsolutePath(), seed);
+                brokerJvmOptions, workDir.toAbsolutePath(), seed, episodes);
         PrintStream out = System.out;
         try {
             SoakRun.Result result = new SoakRun(settings, out).run();
