@@ -1,18 +1,8 @@
 package dev.wharf.benchmarks;
 
-import dev.wharf.common.message.HostAddress;
-import dev.wharf.common.message.MessageDecoder;
-import dev.wharf.common.message.MessageExt;
-import dev.wharf.store.DefaultMessageStore;
-import dev.wharf.store.GetMessageResult;
-import dev.wharf.store.MessageExtBrokerInner;
-import dev.wharf.store.MessageStoreConfig;
-import dev.wharf.store.PutMessageResult;
-import dev.wharf.store.queue.QueueManifest;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,16 +13,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
-import org.slf4j.LoggerFactory;
 
 /**
  * A store with many queues (default 12,500 topics x 8 queues = 100,000, one message each) in child processes
  * whose open-file limit is lowered with {@code ulimit -n}: write, {@code kill -9}, unclean restart, clean stop,
  * clean restart. Every restart reads every message back. Reports for each phase the store's start time (from
  * {@code start()} being called to it returning), heap in use and RSS after the start and after reading
- * everything, and the descriptors and memory maps the process holds.
+ * everything, and the descriptors and memory maps the process holds. Each phase is a {@link ManyQueuesChild};
+ * the kill comes once the queue manifest and the checkpoint cover every write (the state of a broker that was
+ * idle for a few seconds), so the unclean restart shows what recovery costs without an unflushed tail.
  *
  * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ManyQueuesBenchmark}
  * (options via {@code -Dexec.args="--topics 12500 --queues 8 --nofile 4096"}). Options: {@code --dir} (default:
@@ -51,10 +41,6 @@ public final class ManyQueuesBenchmark {
     private int cqUnits = 300_000;
 
     public static void main(String[] args) throws Exception {
-        if (args.length > 0 && args[0].equals("child")) {
-            Child.main(args);
-            return;
-        }
         ManyQueuesBenchmark bench = new ManyQueuesBenchmark();
         bench.parse(args);
         bench.run();
@@ -96,8 +82,8 @@ public final class ManyQueuesBenchmark {
         try {
             List<Map<String, String>> phases = new ArrayList<>();
             phases.add(child(store, "write-crash"));
-            phases.add(child(store, "restart"));
-            phases.add(child(store, "restart"));
+            phases.add(child(store, "verify"));
+            phases.add(child(store, "verify"));
             String[] names = {"first start + write, then kill -9", "unclean restart", "clean restart"};
             System.out.printf(Locale.ROOT, "%-34s %10s %10s %12s %11s %12s %11s %7s %7s%n", "phase", "start ms",
                     "readable", "heap start", "RSS start", "heap read", "RSS read", "fds", "maps");
@@ -117,8 +103,8 @@ public final class ManyQueuesBenchmark {
     private Map<String, String> child(Path store, String mode) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = List.of("bash", "-c", "ulimit -n " + nofile + " && exec \"$0\" \"$@\"", java,
-                "-Xmx" + xmx, "-cp", System.getProperty("java.class.path"), ManyQueuesBenchmark.class.getName(),
-                "child", store.toString(), Integer.toString(topics), Integer.toString(queues), mode,
+                "-Xmx" + xmx, "-cp", System.getProperty("java.class.path"), ManyQueuesChild.class.getName(),
+                store.toString(), Integer.toString(topics), Integer.toString(queues), mode,
                 Integer.toString(cqUnits));
         Path err = baseDir.resolve(mode + "-" + System.currentTimeMillis() + ".log");
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
@@ -155,120 +141,6 @@ public final class ManyQueuesBenchmark {
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
                 Files.deleteIfExists(p);
-            }
-        }
-    }
-
-    /** One phase in its own process; prints key=value lines. */
-    private static final class Child {
-
-        static void main(String[] args) throws Exception {
-            Path root = Path.of(args[1]);
-            int topics = Integer.parseInt(args[2]);
-            int queues = Integer.parseInt(args[3]);
-            String mode = args[4];
-            MessageStoreConfig config = new MessageStoreConfig();
-            config.setStorePathRootDir(root.toString());
-            config.setMappedFileSizeConsumeQueue(Integer.parseInt(args[5]) * 20);
-            config.setQueueManifestInterval(5_000);
-            // logging and the store's classes are loaded before the clock starts: the figure is the store's own
-            LoggerFactory.getLogger(ManyQueuesBenchmark.class).info("Child {} starting", mode);
-            DefaultMessageStore store = new DefaultMessageStore(config);
-            long started = System.nanoTime();
-            store.start();
-            print("startMillis", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-            printMemory("Start");
-            if (mode.startsWith("write")) {
-                write(store, topics, queues);
-            }
-            int readable = readAll(store, topics, queues);
-            print("readable", readable);
-            printMemory("Read");
-            print("fds", count(Path.of("/proc/self/fd")));
-            print("maps", lines(Path.of("/proc/self/maps")));
-            if (mode.endsWith("crash")) {
-                long end = store.getMaxPhyOffset();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                // the running store's manifest reaches the end within its interval; the crash comes after that
-                while (System.nanoTime() < deadline) {
-                    QueueManifest m = QueueManifest.read(root.resolve(QueueManifest.FILE_NAME));
-                    if (m != null && m.dispatchedOffset() == end) {
-                        break;
-                    }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
-                }
-                System.out.println("READY");
-                System.out.flush();
-                LockSupport.park();
-            }
-            store.shutdown();
-            System.exit(readable == topics * queues ? 0 : 3);
-        }
-
-        private static void write(DefaultMessageStore store, int topics, int queues) {
-            for (int t = 0; t < topics; t++) {
-                for (int q = 0; q < queues; q++) {
-                    MessageExtBrokerInner msg = new MessageExtBrokerInner();
-                    msg.setTopic("Topic" + t);
-                    msg.setQueueId(q);
-                    msg.setBody((t + "/" + q).getBytes(StandardCharsets.UTF_8));
-                    msg.setBornTimestamp(System.currentTimeMillis());
-                    msg.setBornHost(HostAddress.pack(new byte[] {127, 0, 0, 1}, 5555));
-                    PutMessageResult r = store.putMessage(msg);
-                    if (!r.isOk()) {
-                        throw new IllegalStateException("put to Topic" + t + "-" + q + " failed: " + r.status());
-                    }
-                }
-            }
-            if (!store.awaitDispatched(TimeUnit.MINUTES.toMillis(10))) {
-                throw new IllegalStateException("dispatch did not finish within 10 minutes");
-            }
-        }
-
-        private static int readAll(DefaultMessageStore store, int topics, int queues) {
-            int found = 0;
-            for (int t = 0; t < topics; t++) {
-                for (int q = 0; q < queues; q++) {
-                    GetMessageResult r = store.getMessage("Topic" + t, q, 0, 4, 1 << 20, null);
-                    try {
-                        if (r.buffers().size() == 1) {
-                            MessageExt m = MessageDecoder.decode(r.buffers().get(0).byteBuffer().duplicate(), true,
-                                    false);
-                            if (new String(m.getBody(), StandardCharsets.UTF_8).equals(t + "/" + q)) {
-                                found++;
-                            }
-                        }
-                    } finally {
-                        r.release();
-                    }
-                }
-            }
-            return found;
-        }
-
-        private static void printMemory(String when) throws IOException {
-            System.gc();
-            long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-            print("heap" + when + "Mb", heap / (1024 * 1024));
-            try (Stream<String> status = Files.lines(Path.of("/proc/self/status"))) {
-                status.filter(l -> l.startsWith("VmRSS:")).findFirst().ifPresent(l -> print("rss" + when + "Mb",
-                        Long.parseLong(l.replaceAll("[^0-9]", "")) / 1024));
-            }
-        }
-
-        private static void print(String key, long value) {
-            System.out.println(key + "=" + value);
-        }
-
-        private static long count(Path dir) throws IOException {
-            try (Stream<Path> s = Files.list(dir)) {
-                return s.count();
-            }
-        }
-
-        private static long lines(Path file) throws IOException {
-            try (Stream<String> s = Files.lines(file)) {
-                return s.count();
             }
         }
     }

@@ -745,8 +745,8 @@ public final class DefaultMessageStore implements ReplicableStore {
         reput.addDispatcher(dispatcher);
     }
 
-    /** Consume queues whose files are mapped now (tests, diagnostics). */
-    int mappedQueueCount() {
+    /** Consume queues whose files are mapped now (tests, diagnostics, the many-queues benchmark). */
+    public int mappedQueueCount() {
         return consumeQueues.mappedQueueCount();
     }
 

@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  *       checkpoint is skipped and reported ({@link RecoveryScan}); damage above it is a torn write and ends
  *       the log. Records below the safe offset were on disk together with their consume-queue and index
  *       entries when the checkpoint was written, so they are not scanned again: damage there is caught when
- *       the record is read.</li>
+ *       the record is read. For the same reason dispatching resumes at the record holding the safe offset,
+ *       not at its file's start: an unclean restart re-dispatches the tail that was not on disk yet, and its
+ *       cost follows that tail, not the number of queues the file's records went to.</li>
  *   <li>Atomic batches: when the valid part ends inside a batch (its closing record is missing or damaged),
  *       the log is cut at the batch's first record, so a batch is either all there or not at all.</li>
  * </ul>
@@ -83,6 +85,9 @@ public final class CommitLogRecovery {
         int startIndex = all.indexOf(startFile);
         RecoveryScan scan = new RecoveryScan(all, checkCrc, flushPoint(checkpoint),
                 checkpoint.wasLoadedValid() ? checkpoint.getPhysicMsgTimestamp() : 0, shortFiles);
+        if (checkpoint.wasLoadedValid()) {
+            scan.trackDispatchedBelow(safe);
+        }
         // a truncated file below the start is not otherwise looked at: its lost tail must be found and reported
         for (ShortFile s : shortFiles) {
             int index = indexOf(all, s.fileFromOffset());
@@ -104,8 +109,12 @@ public final class CommitLogRecovery {
             end = all.get(i).getFileFromOffset() + all.get(i).getFileSize();
         }
         files.truncateDirtyFiles(end);
-        // the safe offset may sit inside a record; the file start is the nearest boundary below it
-        long dispatchFrom = Math.min(startFile.getFileFromOffset(), end);
+        // the safe offset may sit inside a record: dispatch resumes at the start of that record (the scan saw it),
+        // so an unclean restart re-dispatches only the tail that was not yet on disk, not the whole file (which
+        // would open every queue written since the file began)
+        long boundary = scan.lastRecordAtOrBelowSafe >= 0 ? scan.lastRecordAtOrBelowSafe
+                : startFile.getFileFromOffset();
+        long dispatchFrom = Math.min(boundary, end);
         if (scan.invalidAt >= 0) {
             log.warn("Commit log: record at offset {} is not intact (torn or corrupt); truncated the log there",
                     scan.invalidAt);

@@ -51,6 +51,14 @@ final class RecoveryScan {
     long invalidAt = -1;
     /** Offset of the incomplete atomic batch the log was cut back to, or -1. */
     long cutBatch = -1;
+    /**
+     * Start of the last intact record at or below the safe offset, or -1 when none was seen: every record before
+     * it lies wholly below the safe offset, so its consume-queue and index entries are on disk and need no second
+     * dispatch.
+     */
+    long lastRecordAtOrBelowSafe = -1;
+    /** The checkpoint's own safe offset (not a clean-shutdown end): what {@link #lastRecordAtOrBelowSafe} uses. */
+    private long dispatchedSafeOffset = -1;
 
     /**
      * @param files            the commit-log files, oldest first
@@ -65,6 +73,11 @@ final class RecoveryScan {
         this.safeOffset = safeOffset;
         this.flushedTimestamp = flushedTimestamp;
         this.shortFiles = shortFiles;
+    }
+
+    /** Sets the checkpoint's safe offset below which consume queues and index are known to be on disk. */
+    void trackDispatchedBelow(long checkpointSafeOffset) {
+        this.dispatchedSafeOffset = checkpointSafeOffset;
     }
 
     /**
@@ -88,6 +101,9 @@ final class RecoveryScan {
             while (pos < limit) {
                 int result = RecordValidator.check(buffer, pos, limit, from + pos, checkCrc);
                 if (result > 0) {
+                    if (from + pos <= dispatchedSafeOffset) {
+                        lastRecordAtOrBelowSafe = from + pos;
+                    }
                     boolean continues = MessageSysFlag.batchContinues(buffer.getInt(pos + MessageRecord.SYS_FLAG_OFFSET));
                     if (!continues) {
                         openBatchStart = -1;

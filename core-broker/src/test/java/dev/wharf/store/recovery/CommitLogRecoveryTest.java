@@ -187,7 +187,35 @@ class CommitLogRecoveryTest {
         CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
         assertThat(r.truncated()).isFalse();
         assertThat(r.maxPhyOffset()).isEqualTo(offsets.get(200));
-        assertThat(r.dispatchFrom()).isEqualTo(safe - safe % FILE_SIZE);
+        // queue and index entries below the safe offset were on disk: only the tail above it is dispatched again
+        assertThat(r.dispatchFrom()).isEqualTo(safe);
+    }
+
+    @Test
+    void dispatchResumesAtTheRecordHoldingASafeOffsetInsideIt() throws IOException {
+        List<Long> offsets = write(200);
+        long safe = offsets.get(150) + 7; // the commit log was flushed into the middle of record 150
+        try (StoreCheckpoint cp = StoreCheckpoint.open(dir)) {
+            cp.setSafeOffset(safe);
+            cp.flush();
+        }
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.maxPhyOffset()).isEqualTo(offsets.get(200));
+        assertThat(r.dispatchFrom()).isEqualTo(offsets.get(150));
+    }
+
+    @Test
+    void dispatchNeverResumesPastTheEndOfARecoveredLog() throws IOException {
+        List<Long> offsets = write(200);
+        try (StoreCheckpoint cp = StoreCheckpoint.open(dir)) {
+            cp.setSafeOffset(offsets.get(200) + 4096); // beyond what the files hold
+            cp.flush();
+        }
+        CommitLog log = reopen();
+        CommitLogRecovery.Result r = CommitLogRecovery.recover(log, checkpoint(), false, true);
+        assertThat(r.maxPhyOffset()).isEqualTo(offsets.get(200));
+        assertThat(r.dispatchFrom()).isLessThanOrEqualTo(r.maxPhyOffset());
     }
 
     private void checkpointAt(long safe, long flushedTimestamp) throws IOException {

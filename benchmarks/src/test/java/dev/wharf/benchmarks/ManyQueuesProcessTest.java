@@ -1,4 +1,4 @@
-package dev.wharf.store;
+package dev.wharf.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 20,000 queues with one message each in a store process whose open-file limit is 1,024: before queues gave
  * their descriptors back, every queue kept one and most writes failed with "Too many open files". Written, then
  * killed (unclean), then restarted twice (unclean, clean): every message is readable each time, and a clean
- * restart maps no queue. The 100,000-queue figures come from the ManyQueuesBenchmark in the benchmarks module.
+ * restart maps no queue. The children are those of {@link ManyQueuesBenchmark}, which gives the 100,000-queue
+ * figures.
  */
 @Timeout(600)
 class ManyQueuesProcessTest {
@@ -28,6 +29,7 @@ class ManyQueuesProcessTest {
     private static final int TOPICS = 2_500;
     private static final int QUEUES = 8;
     private static final int OPEN_FILE_LIMIT = 1_024;
+    private static final int CQ_UNITS = 1_000;
 
     @TempDir
     Path dir;
@@ -57,7 +59,7 @@ class ManyQueuesProcessTest {
         List<String> command = new ArrayList<>(List.of("bash", "-c",
                 "ulimit -n " + OPEN_FILE_LIMIT + " && exec \"$0\" \"$@\"", java, "-Xmx512m",
                 "-cp", System.getProperty("java.class.path"), ManyQueuesChild.class.getName(), store.toString(),
-                Integer.toString(TOPICS), Integer.toString(QUEUES), mode));
+                Integer.toString(TOPICS), Integer.toString(QUEUES), mode, Integer.toString(CQ_UNITS)));
         Process child = new ProcessBuilder(command).redirectError(dir.resolve(mode + ".err").toFile()).start();
         Map<String, String> values = new HashMap<>();
         List<String> missing = new ArrayList<>();
