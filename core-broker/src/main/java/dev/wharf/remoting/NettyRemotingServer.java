@@ -58,6 +58,11 @@ public final class NettyRemotingServer {
         dispatcher.registerDefault(processor, executor);
     }
 
+    /** Tells {@code observer} of every request answered (metrics); null observes nothing. */
+    public void setRequestObserver(RequestObserver observer) {
+        dispatcher.setObserver(observer);
+    }
+
     public void setChannelEventListener(ChannelEventListener listener) {
         events.setListener(listener);
     }

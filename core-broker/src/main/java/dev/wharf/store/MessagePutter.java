@@ -66,10 +66,12 @@ final class MessagePutter {
         if (refused != null) {
             return refused;
         }
+        long started = System.nanoTime();
         AppendResult result = append(msg);
         if (!result.isOk()) {
             return failed(result);
         }
+        stats.recordAppendNanos(System.nanoTime() - started);
         return finish(result, msg.getStoreHost(), msg.isWaitStoreMsgOK());
     }
 
@@ -79,10 +81,12 @@ final class MessagePutter {
         if (refused != null) {
             return CompletableFuture.completedFuture(refused);
         }
+        long started = System.nanoTime();
         AppendResult result = append(msg);
         if (!result.isOk()) {
             return CompletableFuture.completedFuture(failed(result));
         }
+        stats.recordAppendNanos(System.nanoTime() - started);
         return finishAsync(result, msg.getStoreHost(), msg.isWaitStoreMsgOK());
     }
 
@@ -118,10 +122,12 @@ final class MessagePutter {
             }
             wait |= msg.isWaitStoreMsgOK();
         }
+        long started = System.nanoTime();
         AppendResult result = commitLog.putMessages(batch, properties);
         if (!result.isOk()) {
             return failed(result);
         }
+        stats.recordAppendNanos(System.nanoTime() - started);
         return finish(result, batch.get(0).getStoreHost(), wait);
     }
 
