@@ -29,7 +29,7 @@ final class RequestMeters implements RequestObserver {
     private final String prefix;
     /** Per request code (index CODES = other): the latency timer. */
     private final AtomicReferenceArray<Timer> timers = new AtomicReferenceArray<>(CODES + 1);
-    /** Per request code: counters per response code (index RESPONSES = other, RESPONSES + 1 = answered later). */
+    /** Per request code: counters per response code (index RESPONSES = other). */
     private final AtomicReferenceArray<AtomicReferenceArray<Counter>> counters = new AtomicReferenceArray<>(CODES + 1);
 
     /** @param prefix the meter name prefix: {@code wharf} for a broker, {@code wharf.namesrv} for a NameServer */
@@ -41,8 +41,7 @@ final class RequestMeters implements RequestObserver {
     @Override
     public void served(int requestCode, int responseCode, long nanos) {
         int r = requestCode >= 0 && requestCode < CODES ? requestCode : CODES;
-        int s = responseCode == ANSWERED_LATER ? RESPONSES + 1
-                : responseCode >= 0 && responseCode < RESPONSES ? responseCode : RESPONSES;
+        int s = responseCode >= 0 && responseCode < RESPONSES ? responseCode : RESPONSES;
         AtomicReferenceArray<Counter> byResponse = counters.get(r);
         Counter counter = byResponse == null ? null : byResponse.get(s);
         if (counter == null) {
@@ -59,7 +58,7 @@ final class RequestMeters implements RequestObserver {
     private synchronized Counter resolve(int r, int s) {
         AtomicReferenceArray<Counter> byResponse = counters.get(r);
         if (byResponse == null) {
-            byResponse = new AtomicReferenceArray<>(RESPONSES + 2);
+            byResponse = new AtomicReferenceArray<>(RESPONSES + 1);
             counters.set(r, byResponse);
         }
         Counter c = byResponse.get(s);
@@ -75,7 +74,7 @@ final class RequestMeters implements RequestObserver {
         Timer t = timers.get(r);
         if (t == null) {
             t = Timer.builder(prefix + ".request.latency")
-                    .description("Time from a request's arrival to its response (to its parking, for held pulls)")
+                    .description("Time from a request's arrival to its response being written (held pulls: their whole wait)")
                     .tag("request", requestLabel(r)).serviceLevelObjectives(LATENCY_BUCKETS).register(registry);
             timers.set(r, t);
         }
@@ -87,9 +86,6 @@ final class RequestMeters implements RequestObserver {
     }
 
     private static String responseLabel(int s) {
-        if (s == RESPONSES + 1) {
-            return "ANSWERED_LATER";
-        }
         return s == RESPONSES ? "OTHER" : ResponseCode.isKnown(s) ? ResponseCode.name(s) : "CODE_" + s;
     }
 }

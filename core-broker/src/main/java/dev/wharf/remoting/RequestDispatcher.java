@@ -35,17 +35,12 @@ final class RequestDispatcher {
     private final AtomicLong overloaded = new AtomicLong();
     /** Refusals and processor failures can come at the request rate: one line per kind per interval. */
     private final RateLimitedLog warnings = RateLimitedLog.of(log);
-    private volatile RequestObserver observer = RequestObserver.NONE;
 
     synchronized void register(int code, RequestProcessor processor, ExecutorService executor) {
         IntObjectMap<Registration> copy = new IntObjectHashMap<>(processors.size() + 1);
         copy.putAll(processors);
         copy.put(code, registration(processor, executor));
         processors = copy;
-    }
-
-    void setObserver(RequestObserver observer) {
-        this.observer = observer == null ? RequestObserver.NONE : observer;
     }
 
     void registerDefault(RequestProcessor processor, ExecutorService executor) {
@@ -59,7 +54,7 @@ final class RequestDispatcher {
 
     /** I/O thread: a request arrived on {@code channel}. */
     void dispatch(NettyRemotingChannel channel, RemotingCommand request) {
-        long arrived = System.nanoTime();
+        request.markArrived(System.nanoTime());
         Registration registration = processors.get(request.code());
         if (registration == null) {
             registration = defaultProcessor;
@@ -67,25 +62,24 @@ final class RequestDispatcher {
         if (registration == null) {
             log.debug("Request code {} from {} is not supported", request.code(), channel.remoteAddress());
             reply(channel, request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED, "request code " + request.code()
-                    + " (" + RequestCode.name(request.code()) + ") is not supported by this server", arrived);
+                    + " (" + RequestCode.name(request.code()) + ") is not supported by this server");
             return;
         }
         RequestProcessor processor = registration.processor();
         if (processor.rejectRequest()) {
             reply(channel, request, ResponseCode.SYSTEM_BUSY, "[REJECT] " + RequestCode.describe(request.code())
-                    + " is refused for now (flow control), try later", arrived);
+                    + " is refused for now (flow control), try later");
             return;
         }
         try {
-            registration.executor().execute(() -> process(processor, channel, request, arrived));
+            registration.executor().execute(() -> process(processor, channel, request));
         } catch (RejectedExecutionException e) {
             logOverload(channel, request);
-            reply(channel, request, ResponseCode.SYSTEM_BUSY, OVERLOAD_REMARK, arrived);
+            reply(channel, request, ResponseCode.SYSTEM_BUSY, OVERLOAD_REMARK);
         }
     }
 
-    private void process(RequestProcessor processor, NettyRemotingChannel channel, RemotingCommand request,
-                         long arrived) {
+    private void process(RequestProcessor processor, NettyRemotingChannel channel, RemotingCommand request) {
         RemotingCommand response;
         try {
             response = processor.process(channel, request);
@@ -100,21 +94,18 @@ final class RequestDispatcher {
             response = request.newResponse(ResponseCode.SYSTEM_ERROR, message);
         }
         if (response == null) {
-            observer.served(request.code(), RequestObserver.ANSWERED_LATER, System.nanoTime() - arrived);
             return;
         }
-        observer.served(request.code(), response.code(), System.nanoTime() - arrived);
         if (request.isOneway()) {
             NettyRemotingChannel.releaseBody(response);
             return;
         }
         response.setOpaque(request.opaque());
+        response.markAnswering(request);
         channel.writeResponse(response);
     }
 
-    private void reply(NettyRemotingChannel channel, RemotingCommand request, int code, String remark,
-                       long arrived) {
-        observer.served(request.code(), code, System.nanoTime() - arrived);
+    private static void reply(NettyRemotingChannel channel, RemotingCommand request, int code, String remark) {
         if (!request.isOneway()) {
             channel.writeResponse(request.newResponse(code, remark));
         }
