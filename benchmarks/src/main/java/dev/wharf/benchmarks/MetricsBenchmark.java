@@ -34,7 +34,7 @@ import java.util.stream.Stream;
  *
  * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.MetricsBenchmark
  * -Dexec.args="--seconds 10"}. Options: {@code --seconds} per run (default 10, after a 3 s warm-up), {@code --rounds}
- * of off/on pairs (default 3), {@code --threads} (default 4), {@code --topics} (default 1000), {@code --groups}
+ * of off/on pairs (default 3; 0 measures only the scrape), {@code --threads} (default 4), {@code --topics} (default 1000), {@code --groups}
  * (default 10), {@code --dir} (default: a temporary folder, deleted afterwards).
  */
 public final class MetricsBenchmark {
@@ -100,8 +100,10 @@ public final class MetricsBenchmark {
             System.out.printf(Locale.ROOT, "round %d: metrics off %.0f msg/s, on %.0f msg/s (%.3fx)%n", r + 1, off[r],
                     on[r], on[r] / off[r]);
         }
-        System.out.printf(Locale.ROOT, "send TPS, metrics on / off: median %.3fx (medians %.0f / %.0f msg/s; target"
-                + " >= 0.97)%n", median(on) / median(off), median(on), median(off));
+        if (rounds > 0) {
+            System.out.printf(Locale.ROOT, "send TPS, metrics on / off: median %.3fx (medians %.0f / %.0f msg/s;"
+                    + " target >= 0.97)%n", median(on) / median(off), median(on), median(off));
+        }
         scrapeTime();
     }
 

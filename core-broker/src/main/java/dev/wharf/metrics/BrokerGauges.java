@@ -11,10 +11,9 @@ import dev.wharf.store.MessageStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * The broker's levels, read when scraped: connections and held pulls, open half messages and check-backs,
@@ -23,7 +22,7 @@ import java.util.List;
 final class BrokerGauges {
 
     private final Broker broker;
-    private final MultiGauge replicaLag;
+    private final GaugeTable replicaLag;
 
     BrokerGauges(MeterRegistry registry, Broker broker, long startedMillis) {
         this.broker = broker;
@@ -43,9 +42,8 @@ final class BrokerGauges {
                 .description("Scheduled messages not delivered yet (delay levels and delivery times)").register(registry);
         FunctionCounter.builder("wharf.schedule.delivered", broker, b -> b.schedule().deliveredCount())
                 .description("Scheduled messages delivered to their topic").register(registry);
-        this.replicaLag = MultiGauge.builder("wharf.replication.lag").baseUnit("bytes")
-                .description("Commit-log bytes a slave is behind (on a master: per slave; on a slave: to its master)")
-                .register(registry);
+        this.replicaLag = new GaugeTable(registry, "wharf.replication.lag",
+                "Commit-log bytes a slave is behind (on a master: per slave; on a slave: to its master)", "bytes");
         Gauge.builder("wharf.replication.in.sync.replicas", broker, BrokerGauges::inSync)
                 .description("Slaves within haMaxGapNotInSync of this master").register(registry);
     }
@@ -53,19 +51,18 @@ final class BrokerGauges {
     /** Samples the per-slave replication lag (scrape thread). */
     void refresh() {
         HaService ha = broker.ha();
-        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        Map<Tags, Double> rows = new HashMap<>();
         if (ha != null) {
             SlaveStatus slave = ha.slaveStatus();
             if (slave != null) {
-                rows.add(MultiGauge.Row.of(Tags.of("replica", "self"), slave.lagBytes()));
+                rows.put(Tags.of("replica", "self"), (double) slave.lagBytes());
             } else {
                 for (ReplicaStatus r : ha.replicas()) {
-                    rows.add(MultiGauge.Row.of(Tags.of("replica", String.valueOf(r.brokerId())),
-                            Math.max(0, r.lagBytes())));
+                    rows.put(Tags.of("replica", String.valueOf(r.brokerId())), (double) Math.max(0, r.lagBytes()));
                 }
             }
         }
-        replicaLag.register(rows, true);
+        replicaLag.update(rows);
     }
 
     private static double inSync(Broker broker) {

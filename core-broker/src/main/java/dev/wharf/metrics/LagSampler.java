@@ -9,10 +9,10 @@ import dev.wharf.protocol.body.TopicConfig;
 import dev.wharf.store.MessageStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,8 +20,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Consumer lag, retry and dead-letter depths, sampled once per scrape (never on a send or pull): for every group
- * and topic the group committed offsets of, the messages between its offsets and the queues' ends, and the age of
- * the oldest of them; for every group, what waits in its retry topic and what its dead-letter topic holds.
+ * and topic the group committed offsets of (or, for groups that consume by acknowledgement, has ack state for),
+ * the messages between its offsets and the queues' ends, and the age of the oldest of them; for every group, what
+ * waits in its retry topic and the dead letters not resent yet.
  *
  * <p>Cardinality: at most {@code maxLagSeries} group/topic pairs are exported, those lagging most (ties by name);
  * the others are counted in {@code wharf_consumer_lag_dropped_pairs}. Per-group series (retry, DLQ, clients) are
@@ -36,29 +37,27 @@ final class LagSampler {
     private final Broker broker;
     private final int maxSeries;
     private final LongSupplier clock;
-    private final MultiGauge lagMessages;
-    private final MultiGauge lagAge;
-    private final MultiGauge retryDepth;
-    private final MultiGauge dlqDepth;
-    private final MultiGauge groupClients;
+    private final GaugeTable lagMessages;
+    private final GaugeTable lagAge;
+    private final GaugeTable retryDepth;
+    private final GaugeTable dlqDepth;
+    private final GaugeTable groupClients;
     private volatile int droppedPairs;
 
     LagSampler(MeterRegistry registry, Broker broker, int maxSeries, LongSupplier clock) {
         this.broker = broker;
         this.maxSeries = maxSeries;
         this.clock = clock;
-        this.lagMessages = MultiGauge.builder("wharf.consumer.lag").baseUnit("messages")
-                .description("Messages of a topic not yet consumed by a group (committed offset to queue end)")
-                .register(registry);
-        this.lagAge = MultiGauge.builder("wharf.consumer.lag.age").baseUnit("seconds")
-                .description("Age of the oldest message of a topic not yet consumed by a group (0 when none)")
-                .register(registry);
-        this.retryDepth = MultiGauge.builder("wharf.consumer.retry.depth").baseUnit("messages")
-                .description("Messages waiting in a group's retry topic").register(registry);
-        this.dlqDepth = MultiGauge.builder("wharf.consumer.dlq.depth").baseUnit("messages")
-                .description("Messages a group's dead-letter topic holds").register(registry);
-        this.groupClients = MultiGauge.builder("wharf.consumer.group.clients")
-                .description("Consumers of a group connected to this broker").register(registry);
+        this.lagMessages = new GaugeTable(registry, "wharf.consumer.lag",
+                "Messages of a topic not yet consumed by a group (committed offset to queue end)", "messages");
+        this.lagAge = new GaugeTable(registry, "wharf.consumer.lag.age",
+                "Age of the oldest message of a topic not yet consumed by a group (0 when none)", "seconds");
+        this.retryDepth = new GaugeTable(registry, "wharf.consumer.retry.depth",
+                "Messages waiting in a group's retry topic", "messages");
+        this.dlqDepth = new GaugeTable(registry, "wharf.consumer.dlq.depth",
+                "Dead letters of a group not resent yet", "messages");
+        this.groupClients = new GaugeTable(registry, "wharf.consumer.group.clients",
+                "Consumers of a group connected to this broker", null);
         Gauge.builder("wharf.consumer.lag.dropped.pairs", this, s -> s.droppedPairs)
                 .description("Group/topic pairs with offsets left out of wharf_consumer_lag (metricsMaxLagSeries)")
                 .register(registry);
@@ -101,17 +100,17 @@ final class LagSampler {
                 .thenComparing(Lag::topic));
         int kept = Math.min(maxSeries, lags.size());
         droppedPairs = lags.size() - kept;
-        List<MultiGauge.Row<?>> messageRows = new ArrayList<>(kept);
-        List<MultiGauge.Row<?>> ageRows = new ArrayList<>(kept);
+        Map<Tags, Double> messageRows = new HashMap<>();
+        Map<Tags, Double> ageRows = new HashMap<>();
         for (Lag lag : lags.subList(0, kept)) {
             Tags tags = Tags.of("group", lag.group(), "topic", lag.topic());
-            messageRows.add(MultiGauge.Row.of(tags, lag.messages()));
-            ageRows.add(MultiGauge.Row.of(tags, lag.ageSeconds()));
+            messageRows.put(tags, (double) lag.messages());
+            ageRows.put(tags, lag.ageSeconds());
         }
-        lagMessages.register(messageRows, true);
-        lagAge.register(ageRows, true);
-        retryDepth.register(groupRows(retry), true);
-        dlqDepth.register(groupRows(dlqDepths(store, broker, dlqWaiting)), true);
+        lagMessages.update(messageRows);
+        lagAge.update(ageRows);
+        retryDepth.update(groupRows(retry));
+        dlqDepth.update(groupRows(dlqDepths(store, broker, dlqWaiting)));
         Map<String, Long> clients = new TreeMap<>();
         for (String group : broker.consumers().groups()) {
             ConsumerGroupInfo info = broker.consumers().group(group);
@@ -119,7 +118,7 @@ final class LagSampler {
                 clients.put(group, (long) info.members().size());
             }
         }
-        groupClients.register(groupRows(clients), true);
+        groupClients.update(groupRows(clients));
     }
 
     private static Lag lagOf(MessageStore store, String group, String topic, Map<Integer, Long> committed, long now) {
@@ -187,12 +186,12 @@ final class LagSampler {
         return out;
     }
 
-    private List<MultiGauge.Row<?>> groupRows(Map<String, Long> byGroup) {
+    private Map<Tags, Double> groupRows(Map<String, Long> byGroup) {
         List<Map.Entry<String, Long>> entries = new ArrayList<>(byGroup.entrySet());
         entries.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
-        List<MultiGauge.Row<?>> rows = new ArrayList<>();
+        Map<Tags, Double> rows = new HashMap<>();
         for (Map.Entry<String, Long> e : entries.subList(0, Math.min(maxSeries, entries.size()))) {
-            rows.add(MultiGauge.Row.of(Tags.of("group", e.getKey()), e.getValue()));
+            rows.put(Tags.of("group", e.getKey()), (double) e.getValue());
         }
         return rows;
     }

@@ -86,10 +86,10 @@ final class TopicMeters {
                 Counter.builder("wharf.messages.in").description("Messages stored, by topic")
                         .tag("topic", label).register(registry),
                 Counter.builder("wharf.bytes.in").description("Bytes stored (whole records), by topic")
-                        .baseUnit("bytes").tag("topic", label).register(registry),
+                        .tag("topic", label).register(registry),
                 Counter.builder("wharf.messages.out").description("Messages handed out by reads, by topic")
                         .tag("topic", label).register(registry),
                 Counter.builder("wharf.bytes.out").description("Bytes handed out by reads, by topic")
-                        .baseUnit("bytes").tag("topic", label).register(registry));
+                        .tag("topic", label).register(registry));
     }
 }

@@ -96,27 +96,27 @@ class BrokerMetricsTest {
         await().atMost(WAIT).until(() -> cluster.scrape().count("wharf_store_flush_latency_seconds_count") > 0);
 
         Scrape s = cluster.scrape();
-        assertThat(s.value("wharf_messages_in_total", "topic", "metrics-orders")).isEqualTo(25);
-        assertThat(s.value("wharf_bytes_in_total", "topic", "metrics-orders")).isGreaterThan(25 * 100);
-        assertThat(s.value("wharf_messages_out_total", "topic", "metrics-orders")).isGreaterThanOrEqualTo(20);
-        assertThat(s.value("wharf_bytes_out_total", "topic", "metrics-orders")).isGreaterThan(20 * 100);
-        assertThat(s.value("wharf_messages_in_total", "topic", "metrics-orders", "broker", "metrics-broker",
+        assertThat(s.must("wharf_messages_in_total", "topic", "metrics-orders")).isEqualTo(25);
+        assertThat(s.must("wharf_bytes_in_total", "topic", "metrics-orders")).isGreaterThan(25 * 100);
+        assertThat(s.must("wharf_messages_out_total", "topic", "metrics-orders")).isGreaterThanOrEqualTo(20);
+        assertThat(s.must("wharf_bytes_out_total", "topic", "metrics-orders")).isGreaterThan(20 * 100);
+        assertThat(s.must("wharf_messages_in_total", "topic", "metrics-orders", "broker", "metrics-broker",
                 "cluster", "DefaultCluster", "broker_id", "0")).as("every series names its broker").isEqualTo(25);
         double sends = s.count("wharf_requests_total", "request", "SEND_MESSAGE", "response", "SUCCESS")
                 + s.count("wharf_requests_total", "request", "SEND_MESSAGE_V2", "response", "SUCCESS");
         assertThat(sends).isEqualTo(25);
         assertThat(s.count("wharf_requests_total", "request", "PULL_MESSAGE")).isPositive();
         assertThat(s.count("wharf_request_latency_seconds_count", "request", "HEART_BEAT")).isPositive();
-        assertThat(s.value("wharf_store_put_latency_seconds_count")).isGreaterThanOrEqualTo(25);
-        assertThat(s.value("wharf_store_put_latency_seconds_bucket", "le", "+Inf")).isGreaterThanOrEqualTo(25);
-        assertThat(s.value("wharf_store_put_messages_total")).isGreaterThanOrEqualTo(25);
-        assertThat(s.value("wharf_store_commitlog_size_bytes")).isGreaterThan(25 * 100);
-        assertThat(s.value("wharf_store_disk_total_bytes")).isPositive();
-        assertThat(s.value("wharf_store_disk_used_ratio")).isBetween(0.0, 1.0);
-        assertThat(s.value("wharf_store_dispatch_behind_bytes")).isGreaterThanOrEqualTo(0);
-        assertThat(s.value("wharf_store_writable")).isEqualTo(1);
-        assertThat(s.value("wharf_connections")).as("producer and admin are connected").isGreaterThanOrEqualTo(2);
-        assertThat(s.value("wharf_replication_in_sync_replicas")).isZero();
+        assertThat(s.must("wharf_store_put_latency_seconds_count")).isGreaterThanOrEqualTo(25);
+        assertThat(s.must("wharf_store_put_latency_seconds_bucket", "le", "+Inf")).isGreaterThanOrEqualTo(25);
+        assertThat(s.must("wharf_store_put_messages_total")).isGreaterThanOrEqualTo(25);
+        assertThat(s.must("wharf_store_commitlog_size_bytes")).isGreaterThan(25 * 100);
+        assertThat(s.must("wharf_store_disk_total_bytes")).isPositive();
+        assertThat(s.must("wharf_store_disk_used_ratio")).isBetween(0.0, 1.0);
+        assertThat(s.must("wharf_store_dispatch_behind_bytes")).isGreaterThanOrEqualTo(0);
+        assertThat(s.must("wharf_store_writable")).isEqualTo(1);
+        assertThat(s.must("wharf_connections")).as("producer and admin are connected").isGreaterThanOrEqualTo(2);
+        assertThat(s.must("wharf_replication_in_sync_replicas")).isZero();
     }
 
     @Test
@@ -137,8 +137,8 @@ class BrokerMetricsTest {
                 "group", "metrics-billing-app") == 1);
         failing.shutdown();
         Scrape dead = cluster.scrape();
-        assertThat(dead.value("wharf_messages_in_total", "topic", "%DLQ%")).isEqualTo(1);
-        assertThat(dead.value("wharf_messages_in_total", "topic", "%RETRY%")).isGreaterThanOrEqualTo(1);
+        assertThat(dead.must("wharf_messages_in_total", "topic", "%DLQ%")).isEqualTo(1);
+        assertThat(dead.must("wharf_messages_in_total", "topic", "%RETRY%")).isGreaterThanOrEqualTo(1);
         assertThat(dead.count("wharf_requests_total", "request", "CONSUMER_SEND_MSG_BACK", "response", "SUCCESS"))
                 .isGreaterThanOrEqualTo(2);
 
@@ -190,8 +190,8 @@ class BrokerMetricsTest {
         await().atMost(WAIT).until(() -> Scrape.of(cluster.nameServerMetrics.port())
                 .value("wharf_namesrv_brokers_alive") == 1);
         Scrape s = Scrape.of(cluster.nameServerMetrics.port());
-        assertThat(s.value("wharf_namesrv_requests_total", "request", "REGISTER_BROKER", "response", "SUCCESS"))
+        assertThat(s.must("wharf_namesrv_requests_total", "request", "REGISTER_BROKER", "response", "SUCCESS"))
                 .isGreaterThanOrEqualTo(1);
-        assertThat(s.value("wharf_namesrv_connections")).isGreaterThanOrEqualTo(1);
+        assertThat(s.must("wharf_namesrv_connections")).isGreaterThanOrEqualTo(1);
     }
 }

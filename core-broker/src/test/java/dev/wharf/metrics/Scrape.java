@@ -75,6 +75,15 @@ final class Scrape {
         return found ? sum : Double.NaN;
     }
 
+    /** Like {@link #value}, failing when no sample matches (so a misspelt name cannot pass a comparison). */
+    double must(String name, String... labels) {
+        double v = value(name, labels);
+        if (Double.isNaN(v)) {
+            throw new AssertionError("no sample " + name + " with labels " + String.join(",", labels));
+        }
+        return v;
+    }
+
     /** Like {@link #value} with 0 for none (counters and gauges not created yet). */
     double count(String name, String... labels) {
         double v = value(name, labels);
