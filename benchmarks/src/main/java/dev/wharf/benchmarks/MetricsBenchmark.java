@@ -249,6 +249,16 @@ public final class MetricsBenchmark {
                 series = response.body().lines().filter(l -> !l.startsWith("#")).count();
             }
             millis.sort(Comparator.naturalOrder());
+            // where the time goes: the registry's text alone (the samplers ran in the scrapes above)
+            List<Double> textOnly = new ArrayList<>();
+            for (int i = 0; i < 10; i++) {
+                long start = System.nanoTime();
+                ((io.micrometer.prometheusmetrics.PrometheusMeterRegistry) metrics.registry()).scrape();
+                textOnly.add((System.nanoTime() - start) / 1e6);
+            }
+            textOnly.sort(Comparator.naturalOrder());
+            System.out.printf(Locale.ROOT, "of which writing the text format (no sampling): median %.1f ms%n",
+                    textOnly.get(textOnly.size() / 2));
             System.out.printf(Locale.ROOT, "scrape of %d topics x %d groups: %d series, %d KiB, median %.1f ms, max"
                     + " %.1f ms (%d scrapes over HTTP)%n", topics, groups, series, bytes / 1024,
                     millis.get(millis.size() / 2), millis.get(millis.size() - 1), millis.size());
