@@ -606,4 +606,14 @@ public final class Broker {
     public int heldPullCount() {
         return holdService.heldCount();
     }
+
+    /** Client connections open now (producers, consumers, admin tools, slaves' request connections). */
+    public int connectionCount() {
+        return server.connectionCount();
+    }
+
+    /** Tells {@code observer} of every request answered (metrics); null observes nothing. */
+    public void setRequestObserver(dev.wharf.remoting.RequestObserver observer) {
+        server.setRequestObserver(observer);
+    }
 }

@@ -8,6 +8,7 @@ import dev.wharf.remoting.NettyRemotingServer;
 import dev.wharf.remoting.NettyServerConfig;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RemotingExecutors;
+import dev.wharf.remoting.RequestObserver;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -31,6 +32,7 @@ public final class NameServer {
     private NettyRemotingServer server;
     private ScheduledExecutorService scheduler;
     private ThreadPoolExecutor executor;
+    private volatile RequestObserver requestObserver;
 
     public NameServer(NameServerConfig config, NettyServerConfig serverConfig) {
         this(config, serverConfig, new ControllerConfig());
@@ -56,6 +58,7 @@ public final class NameServer {
         executor = RemotingExecutors.bounded("namesrv-processor", 8, 10_000);
         server = new NettyRemotingServer(serverConfig);
         server.registerDefaultProcessor(new NameServerProcessor(routes), executor);
+        server.setRequestObserver(requestObserver);
         if (config.isEnableControllerInNamesrv()) {
             controller = new Controller(controllerConfig);
             NettyRemotingServer s = server;
@@ -121,6 +124,17 @@ public final class NameServer {
     /** The embedded controller node, or null unless {@code enableControllerInNamesrv}. */
     public Controller controller() {
         return controller;
+    }
+
+    /** Tells {@code observer} of every request answered (metrics); set it before {@link #start()}. */
+    public void setRequestObserver(RequestObserver observer) {
+        this.requestObserver = observer;
+    }
+
+    /** Connections open now (brokers and clients); 0 when not started. */
+    public int connectionCount() {
+        NettyRemotingServer s = server;
+        return s == null ? 0 : s.connectionCount();
     }
 
     /** The route tables (for tests and the admin view). */

@@ -1,5 +1,7 @@
 package dev.wharf.namesrv;
 
+import dev.wharf.common.config.MetricsExporterKeys;
+
 /** Settings of a NameServer (RocketMQ's key names). The listen port and bind address are the remoting server's. */
 public class NameServerConfig {
 
@@ -43,5 +45,37 @@ public class NameServerConfig {
 
     public void setEnableControllerInNamesrv(boolean enableControllerInNamesrv) {
         this.enableControllerInNamesrv = enableControllerInNamesrv;
+    }
+
+    private String metricsExporterType = MetricsExporterKeys.DISABLE;
+    private String metricsPromExporterHost = MetricsExporterKeys.DEFAULT_HOST;
+    /** One above a broker's default, so a standalone NameServer and broker on one host can both export. */
+    private int metricsPromExporterPort = MetricsExporterKeys.DEFAULT_PORT + 1;
+
+    /** DISABLE (default: no port opens) or PROM (Prometheus text format at http://host:port/metrics). */
+    public String getMetricsExporterType() {
+        return metricsExporterType;
+    }
+
+    public void setMetricsExporterType(String metricsExporterType) {
+        this.metricsExporterType = MetricsExporterKeys.exporterType(metricsExporterType);
+    }
+
+    /** Interface the Prometheus endpoint listens on; loopback by default, 0.0.0.0 for every interface. */
+    public String getMetricsPromExporterHost() {
+        return metricsPromExporterHost;
+    }
+
+    public void setMetricsPromExporterHost(String metricsPromExporterHost) {
+        this.metricsPromExporterHost = MetricsExporterKeys.host(metricsPromExporterHost);
+    }
+
+    /** Port of the Prometheus endpoint (0 = any free port). */
+    public int getMetricsPromExporterPort() {
+        return metricsPromExporterPort;
+    }
+
+    public void setMetricsPromExporterPort(int metricsPromExporterPort) {
+        this.metricsPromExporterPort = MetricsExporterKeys.port(metricsPromExporterPort);
     }
 }

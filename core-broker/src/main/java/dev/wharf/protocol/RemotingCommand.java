@@ -59,6 +59,10 @@ public final class RemotingCommand {
     private int bodyBuffersLength;
     @SuppressWarnings("unused") // accessed through ON_WRITTEN
     private volatile Runnable onWritten;
+    /** Not on the wire: the code of the request a response answers (-1 when unknown), for metrics. */
+    private int answersCode = -1;
+    /** Not on the wire: System.nanoTime() when the request arrived (copied into its response), for metrics. */
+    private long arrivedNanos;
 
     RemotingCommand() {
     }
@@ -88,7 +92,35 @@ public final class RemotingCommand {
     public RemotingCommand newResponse(int code, String remark) {
         RemotingCommand response = createResponse(code, remark);
         response.opaque = opaque;
+        response.answersCode = this.code;
+        response.arrivedNanos = arrivedNanos;
         return response;
+    }
+
+    /** Notes when this request arrived (the server's I/O thread), so that its response can tell how long it took. */
+    public void markArrived(long nanoTime) {
+        this.arrivedNanos = nanoTime;
+    }
+
+    /**
+     * Makes this response name {@code request} as the one it answers, unless it already does (a response made
+     * with {@link #createResponse} rather than {@link #newResponse}).
+     */
+    public void markAnswering(RemotingCommand request) {
+        if (answersCode < 0) {
+            answersCode = request.code;
+            arrivedNanos = request.arrivedNanos;
+        }
+    }
+
+    /** The code of the request this response answers, or -1 when it was not made from one. Not on the wire. */
+    public int answersCode() {
+        return answersCode;
+    }
+
+    /** System.nanoTime() when the answered request arrived (0 when unknown). Not on the wire. */
+    public long arrivedNanos() {
+        return arrivedNanos;
     }
 
     // ------------------------------------------------------------------ header fields

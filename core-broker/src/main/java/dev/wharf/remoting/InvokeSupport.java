@@ -29,6 +29,7 @@ final class InvokeSupport {
     private final int asyncPermitCount;
     private final int onewayPermitCount;
     /** Write failures come with every response of a failing connection: rate-limited per endpoint. */
+    private volatile RequestObserver requestObserver = RequestObserver.NONE;
     private final RateLimitedLog writeWarnings =
             RateLimitedLog.of(LoggerFactory.getLogger(NettyRemotingChannel.class));
 
@@ -101,5 +102,14 @@ final class InvokeSupport {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** Who is told of the responses written through this endpoint's channels (metrics). */
+    RequestObserver requestObserver() {
+        return requestObserver;
+    }
+
+    void setRequestObserver(RequestObserver observer) {
+        this.requestObserver = observer == null ? RequestObserver.NONE : observer;
     }
 }

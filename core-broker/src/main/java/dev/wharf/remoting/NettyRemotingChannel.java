@@ -89,6 +89,10 @@ final class NettyRemotingChannel implements RemotingChannel {
     public void writeResponse(RemotingCommand response) {
         Objects.requireNonNull(response, "response");
         response.markResponse();
+        int answers = response.answersCode();
+        if (answers >= 0) {
+            invoke.requestObserver().served(answers, response.code(), System.nanoTime() - response.arrivedNanos());
+        }
         if (!channel.isActive()) {
             log.debug("Dropping {} for {}: the connection is closed", response.describe(), remoteAddress());
             releaseBody(response);

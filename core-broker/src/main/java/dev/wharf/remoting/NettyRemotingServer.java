@@ -43,6 +43,7 @@ public final class NettyRemotingServer {
     private EventLoopGroup ioGroup;
     private Channel serverChannel;
     private volatile PartialFrameBudget frameBudget;
+    private volatile RequestObserver requestObserver = RequestObserver.NONE;
 
     public NettyRemotingServer(NettyServerConfig config) {
         this.config = Objects.requireNonNull(config, "config");
@@ -56,6 +57,14 @@ public final class NettyRemotingServer {
     /** Serves every code without a processor of its own. */
     public void registerDefaultProcessor(RequestProcessor processor, ExecutorService executor) {
         dispatcher.registerDefault(processor, executor);
+    }
+
+    /** Tells {@code observer} of every response written (metrics); null observes nothing. */
+    public synchronized void setRequestObserver(RequestObserver observer) {
+        this.requestObserver = observer == null ? RequestObserver.NONE : observer;
+        if (invoke != null) {
+            invoke.setRequestObserver(requestObserver);
+        }
     }
 
     public void setChannelEventListener(ChannelEventListener listener) {
@@ -82,6 +91,7 @@ public final class NettyRemotingServer {
                 RateLimitedLog.of(log));
         Transport transport = Transport.select(config.isUseEpoll());
         invoke = new InvokeSupport(NAME, config);
+        invoke.setRequestObserver(requestObserver);
         bossGroup = transport.newEventLoopGroup(1, NAME + "-boss");
         ioGroup = transport.newEventLoopGroup(config.getSelectorThreads(), NAME + "-io");
         ServerBootstrap bootstrap = new ServerBootstrap()

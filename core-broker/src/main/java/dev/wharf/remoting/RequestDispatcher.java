@@ -54,6 +54,7 @@ final class RequestDispatcher {
 
     /** I/O thread: a request arrived on {@code channel}. */
     void dispatch(NettyRemotingChannel channel, RemotingCommand request) {
+        request.markArrived(System.nanoTime());
         Registration registration = processors.get(request.code());
         if (registration == null) {
             registration = defaultProcessor;
@@ -100,6 +101,7 @@ final class RequestDispatcher {
             return;
         }
         response.setOpaque(request.opaque());
+        response.markAnswering(request);
         channel.writeResponse(response);
     }
 

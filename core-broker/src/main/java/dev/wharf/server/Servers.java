@@ -3,6 +3,8 @@ package dev.wharf.server;
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
 import dev.wharf.controller.ControllerConfig;
+import dev.wharf.metrics.BrokerMetrics;
+import dev.wharf.metrics.NameServerMetrics;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.namesrv.NameServerConfig;
 import dev.wharf.remoting.NettyServerConfig;
@@ -42,6 +44,8 @@ final class Servers {
     static NameServer startNameServer(NameServerConfig config, NettyServerConfig server, ControllerConfig controller,
                                       Foreground foreground) throws CliException {
         NameServer nameServer = new NameServer(config, server, controller);
+        NameServerMetrics metrics = NameServerMetrics.enabled(config) ? NameServerMetrics.attach(nameServer, config)
+                : null;
         try {
             nameServer.start();
         } catch (RuntimeException e) {
@@ -49,6 +53,14 @@ final class Servers {
                     + server.getListenPort() + ": " + e.getMessage() + " (the NameServer port is set with --port).", e);
         }
         foreground.started("the NameServer", nameServer::shutdown);
+        if (metrics != null) {
+            try {
+                metrics.start();
+            } catch (IOException e) {
+                throw new CliException(ExitCodes.FAILED, e.getMessage(), e);
+            }
+            foreground.started("the NameServer's metrics", metrics::shutdown);
+        }
         return nameServer;
     }
 
@@ -60,6 +72,9 @@ final class Servers {
                     + "the configuration file to the address other hosts should use", settings.broker().getBrokerIP1());
         }
         Broker broker = new Broker(settings);
+        if (BrokerMetrics.enabled(settings.broker())) {
+            BrokerMetrics.attach(broker);
+        }
         try {
             broker.start();
         } catch (IllegalStateException e) {

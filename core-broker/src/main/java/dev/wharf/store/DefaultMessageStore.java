@@ -123,12 +123,14 @@ public final class DefaultMessageStore implements ReplicableStore {
         if (config.getFlushDiskType() == FlushDiskType.SYNC_FLUSH) {
             this.groupCommit = new GroupCommitService(commitLog.mappedFileQueue(), config.getSyncFlushTimeout(), forces);
             groupCommit.setHealth(health);
+            groupCommit.setForceListener(stats::recordFlushNanos);
             this.asyncFlush = null;
         } else {
             this.groupCommit = null;
             this.asyncFlush = new FlushCommitLogService(commitLog.mappedFileQueue(), config.getFlushIntervalCommitLog(),
                     config.getFlushCommitLogLeastPages(), config.getFlushCommitLogThoroughInterval(), forces);
             asyncFlush.setHealth(health);
+            asyncFlush.setForceListener(stats::recordFlushNanos);
         }
         this.putter = new MessagePutter(commitLog, groupCommit, stats, config.getStoreHost(), health, diskSpace);
         QuarantinedRanges damaged = new QuarantinedRanges();
@@ -147,6 +149,7 @@ public final class DefaultMessageStore implements ReplicableStore {
         }
         // long polling learns of a message only when readers can see it (a batch: once it is whole)
         reput.addConfirmedDispatcher(request -> {
+            stats.recordStored(request.topic(), request.msgSize());
             MessageArrivingListener listener = arrivingListener;
             if (listener != null) {
                 listener.arriving(request.topic(), request.queueId(), request.consumeQueueOffset(), request.tagsCode(),

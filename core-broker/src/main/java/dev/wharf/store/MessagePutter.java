@@ -66,10 +66,12 @@ final class MessagePutter {
         if (refused != null) {
             return refused;
         }
+        long started = System.nanoTime();
         AppendResult result = append(msg);
         if (!result.isOk()) {
             return failed(result);
         }
+        stats.recordAppendNanos(System.nanoTime() - started);
         return finish(result, msg.getStoreHost(), waitsForDisk(msg, result));
     }
 
@@ -93,10 +95,12 @@ final class MessagePutter {
         if (refused != null) {
             return CompletableFuture.completedFuture(refused);
         }
+        long started = System.nanoTime();
         AppendResult result = append(msg);
         if (!result.isOk()) {
             return CompletableFuture.completedFuture(failed(result));
         }
+        stats.recordAppendNanos(System.nanoTime() - started);
         return finishAsync(result, msg.getStoreHost(), waitsForDisk(msg, result));
     }
 
@@ -132,10 +136,12 @@ final class MessagePutter {
             }
             wait |= msg.isWaitStoreMsgOK();
         }
+        long started = System.nanoTime();
         AppendResult result = commitLog.putMessages(batch, properties);
         if (!result.isOk()) {
             return failed(result);
         }
+        stats.recordAppendNanos(System.nanoTime() - started);
         return finish(result, batch.get(0).getStoreHost(), wait);
     }
 

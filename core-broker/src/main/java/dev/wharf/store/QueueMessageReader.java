@@ -150,7 +150,7 @@ final class QueueMessageReader {
         } else {
             status = GetMessageStatus.NO_MATCHED_MESSAGE;
         }
-        stats.recordGet(found.size());
+        stats.recordGet(topic, found.size(), bytes);
         return new GetMessageResult(status, next, min, max, found);
     }
 

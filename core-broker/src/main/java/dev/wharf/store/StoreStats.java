@@ -20,6 +20,7 @@ public final class StoreStats {
     private volatile LongSupplier quarantinedRanges = () -> 0;
     private volatile LongSupplier quarantinedSinceStart = () -> 0;
     private volatile LongSupplier damagedReadsSkipped = () -> 0;
+    private volatile StoreObserver observer = StoreObserver.NONE;
 
     StoreStats(LongAdder forces, LongSupplier dispatchBehindBytes, LongSupplier dispatchedMessages) {
         this.forces = forces;
@@ -46,8 +47,31 @@ public final class StoreStats {
         flushTimeouts.increment();
     }
 
-    void recordGet(int messages) {
+    void recordGet(String topic, int messages, long bytes) {
         getMessages.add(messages);
+        if (messages > 0) {
+            observer.read(topic, messages, bytes);
+        }
+    }
+
+    void recordStored(String topic, int bytes) {
+        observer.stored(topic, bytes);
+    }
+
+    void recordAppendNanos(long nanos) {
+        observer.appended(nanos);
+    }
+
+    void recordFlushNanos(long nanos) {
+        observer.flushed(nanos);
+    }
+
+    /**
+     * Tells {@code observer} of the traffic from now on (metrics); null observes nothing. Records already stored
+     * when it is set (the replay of a start) are not reported.
+     */
+    public void setObserver(StoreObserver observer) {
+        this.observer = observer == null ? StoreObserver.NONE : observer;
     }
 
     /** Messages stored. */

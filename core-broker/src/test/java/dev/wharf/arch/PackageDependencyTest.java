@@ -112,6 +112,17 @@ class PackageDependencyTest {
     }
 
     @Test
+    void metricsSitAboveWhatTheyMeasure() {
+        // the store, remoting, broker and NameServer report through observers; only the server attaches metrics
+        noClasses().that().resideInAnyPackage("dev.wharf.common..", "dev.wharf.store..", "dev.wharf.protocol..",
+                        "dev.wharf.remoting..", "dev.wharf.namesrv..", "dev.wharf.broker..", "dev.wharf.client..",
+                        "dev.wharf.controller..", "dev.wharf.filter..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.wharf.metrics..", "io.micrometer..")
+                .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    @Test
     void noCyclesBetweenTopLevelPackages() {
         slices().matching("dev.wharf.(*)..").should().beFreeOfCycles()
                 .allowEmptyShould(true)

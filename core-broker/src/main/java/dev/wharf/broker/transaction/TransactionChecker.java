@@ -14,6 +14,7 @@ import dev.wharf.store.file.SelectMappedBufferResult;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +41,7 @@ final class TransactionChecker {
     private final MessageStore store;
     private final ProducerManager producers;
     private final AtomicInteger turn = new AtomicInteger();
+    private final LongAdder sent = new LongAdder();
 
     TransactionChecker(MessageStore store, ProducerManager producers) {
         this.store = store;
@@ -67,12 +69,18 @@ final class TransactionChecker {
                     .writeHeader(header).setBody(record);
             try {
                 channel.invokeOneway(request);
+                sent.increment();
                 return Asked.SENT;
             } catch (RemotingException e) {
                 log.debug("Could not ask producer {} about {}: {}", channel.remoteAddress(), tx, e.getMessage());
             }
         }
         return Asked.NO_PRODUCER;
+    }
+
+    /** Check-back requests sent to producers since start. */
+    long sentCount() {
+        return sent.sum();
     }
 
     private byte[] readRecord(long commitLogOffset) {

@@ -28,6 +28,7 @@ public final class TransactionSupport {
     private final EndTransactionProcessor processor;
     private final ExecutorService executor;
     private final TransactionCheckService checkService;
+    private final TransactionChecker checker;
 
     /**
      * @param storeRoot the store's root folder; the check progress goes to its {@code config/} folder
@@ -43,8 +44,8 @@ public final class TransactionSupport {
         this.processor = new EndTransactionProcessor(store, follower, resolver, config.getBrokerName());
         this.executor = RemotingExecutors.bounded("wharf-end-transaction", config.getEndTransactionThreadPoolNums(),
                 config.getEndTransactionPoolQueueCapacity());
-        this.checkService = new TransactionCheckService(store, index, follower, resolver,
-                new TransactionChecker(store, producers), sizes,
+        this.checker = new TransactionChecker(store, producers);
+        this.checkService = new TransactionCheckService(store, index, follower, resolver, checker, sizes,
                 JsonConfigFile.inConfigDir(storeRoot, PROGRESS_FILE, TransactionCheckService.Progress.class), executor,
                 config.getTransactionCheckInterval(), config.getTransactionTimeOut(), config.getTransactionCheckMax(),
                 clock);
@@ -86,6 +87,11 @@ public final class TransactionSupport {
     /** Check rounds completed since the broker started (diagnostics, tests). */
     public long checkRounds() {
         return checkService.rounds();
+    }
+
+    /** Check-back requests sent to producers since the broker started. */
+    public long checkBacksSent() {
+        return checker.sentCount();
     }
 
     /** The half queue offset below which every transaction ended, as last persisted (diagnostics, tests). */

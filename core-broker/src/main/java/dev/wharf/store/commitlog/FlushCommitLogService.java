@@ -3,6 +3,7 @@ package dev.wharf.store.commitlog;
 import dev.wharf.store.file.MappedFileQueue;
 import dev.wharf.store.file.PeriodicFlushService;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 
 /**
  * ASYNC_FLUSH: forces the commit log to disk in the background every {@code intervalMillis} when at least
@@ -15,6 +16,8 @@ public final class FlushCommitLogService extends PeriodicFlushService {
 
     private final MappedFileQueue commitLog;
     private final LongAdder forces;
+    /** Told how long each force took (metrics). */
+    private volatile LongConsumer forceNanos = nanos -> { };
 
     /**
      * @param forces incremented once per force that moved the flush point
@@ -34,9 +37,18 @@ public final class FlushCommitLogService extends PeriodicFlushService {
     @Override
     protected void flush(int pages) {
         // a full file and the next one can both be dirty: keep going while the point moves
+        long started = System.nanoTime();
         for (int i = 0; i < 4 && commitLog.flush(pages); i++) {
+            long now = System.nanoTime();
+            forceNanos.accept(now - started);
+            started = now;
             forces.increment();
         }
+    }
+
+    /** Tells {@code listener} how long each force that moved the flush point took, in nanoseconds. */
+    public void setForceListener(LongConsumer listener) {
+        this.forceNanos = listener == null ? nanos -> { } : listener;
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongConsumer;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -40,6 +41,8 @@ public final class GroupCommitService extends ServiceThread {
     private final MappedFileQueue commitLog;
     private final long timeoutNanos;
     private final LongAdder forces;
+    /** Told how long each force took (metrics). */
+    private volatile LongConsumer forceNanos = nanos -> { };
     private final BooleanSupplier forceOnce;
     private final ReentrantLock forceLock = new ReentrantLock();
     private final Condition forceDone = forceLock.newCondition();
@@ -162,11 +165,20 @@ public final class GroupCommitService extends ServiceThread {
         }
     }
 
+    /** Tells {@code listener} how long each force that moved the flush point took, in nanoseconds. */
+    public void setForceListener(LongConsumer listener) {
+        this.forceNanos = listener == null ? nanos -> { } : listener;
+    }
+
     /** Forces every file up to what is written now; true when the flush point moved. */
     private boolean forceEverythingWritten() {
         boolean moved = false;
         try {
+            long started = System.nanoTime();
             while (forceOnce.getAsBoolean()) {
+                long now = System.nanoTime();
+                forceNanos.accept(now - started);
+                started = now;
                 forces.increment();
                 moved = true;
             }

@@ -1,0 +1,216 @@
+'use strict';
+// The console's pages: each draws a JSON answer of /api; errors from the API are shown as they come (a sentence).
+const page = document.getElementById('page');
+let chart = null;
+let refresh = null;
+
+function esc(v) {
+  return String(v ?? '').replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c]));
+}
+function time(ms) { return ms > 0 ? new Date(ms).toISOString().replace('T', ' ').replace('Z', '') : ''; }
+function showError(message) {
+  const box = document.getElementById('error');
+  box.textContent = message; box.hidden = !message;
+}
+function notice(message) {
+  const box = document.getElementById('notice');
+  box.textContent = message; box.hidden = !message;
+}
+async function api(path, options) {
+  const response = await fetch('/api' + path, Object.assign({headers: {'Content-Type': 'application/json'}}, options));
+  const body = await response.json().catch(() => ({error: 'The console answered ' + response.status + '.'}));
+  if (!response.ok) { throw new Error(body.error || ('HTTP ' + response.status)); }
+  return body;
+}
+function table(headers, rows, id) {
+  return '<table' + (id ? ' id="' + id + '"' : '') + '><thead><tr>' + headers.map(h => '<th>' + esc(h) + '</th>').join('')
+    + '</tr></thead><tbody>' + rows.map(r => '<tr>' + r.map(c => (typeof c === 'number'
+      ? '<td class="num">' + c + '</td>' : '<td>' + c + '</td>')).join('') + '</tr>').join('') + '</tbody></table>';
+}
+function drawChart(canvasId, label, points) {
+  const data = {labels: points.map(p => new Date(p.time).toLocaleTimeString()),
+    datasets: [{label: label, data: points.map(p => p.value), borderColor: '#1f6feb', tension: 0.2, fill: false}]};
+  if (chart && chart.canvas.id === canvasId) {
+    chart.data = data; chart.update('none');
+  } else {
+    if (chart) { chart.destroy(); }
+    chart = new Chart(document.getElementById(canvasId), {type: 'line', data: data,
+      options: {animation: false, maintainAspectRatio: false, scales: {y: {beginAtZero: true}}}});
+  }
+  document.getElementById(canvasId).dataset.points = points.length;
+  document.getElementById(canvasId).dataset.last = points.length ? points[points.length - 1].value : '';
+}
+function messageRows(list) {
+  return list.map(m => [esc(m.msgId), esc(m.topic), esc(m.tags), esc(m.keys), esc(time(m.storeTimestamp)),
+    m.bodySize, esc(m.contentType), '<a href="#message/' + encodeURIComponent(m.msgId) + '/' + encodeURIComponent(m.topic)
+    + '">view</a>']);
+}
+const MESSAGE_HEADERS = ['id', 'topic', 'tags', 'keys', 'stored', 'bytes', 'type', ''];
+
+const pages = {
+  async cluster() {
+    const c = await api('/cluster');
+    document.getElementById('namesrv').textContent = 'NameServer ' + c.namesrv;
+    page.innerHTML = '<h2>Brokers</h2>' + table(['cluster', 'broker', 'id', 'address', 'role', 'uptime', 'commit log bytes',
+      'dispatch behind', 'last store', 'problem'], c.brokers.map(b => [esc(b.cluster), esc(b.name), b.id, esc(b.address),
+      esc(b.role), b.bootTimestamp ? Math.round((c.now - b.bootTimestamp) / 1000) + ' s' : '', b.commitLogBytes,
+      b.dispatchBehindBytes, esc(time(b.lastStoreTimestamp)), esc(b.error)]), 'brokers');
+  },
+  async topics() {
+    const list = await api('/topics');
+    page.innerHTML = '<h2>Topics</h2><form id="create-topic">Topic <input name="topic" id="new-topic" required>'
+      + ' queues <input name="queues" type="number" value="8" min="1" max="1024"> <button>Create</button></form>'
+      + table(['topic', 'kind', ''], list.map(t => ['<a href="#topic/' + encodeURIComponent(t.name) + '">' + esc(t.name)
+      + '</a>', esc(t.kind), '<button class="danger" data-delete="' + esc(t.name) + '">Delete</button>']), 'topics');
+    document.getElementById('create-topic').onsubmit = async e => {
+      e.preventDefault();
+      const f = new FormData(e.target);
+      await act(() => api('/topics', {method: 'POST', body: JSON.stringify({topic: f.get('topic'),
+        queues: Number(f.get('queues'))})}), 'Topic ' + f.get('topic') + ' created.');
+      route();
+    };
+    page.querySelectorAll('[data-delete]').forEach(b => b.onclick = async () => {
+      const name = b.dataset.delete;
+      const typed = prompt('Deleting topic ' + name + ' drops its queues. Type the topic name to confirm:');
+      if (typed === null) { return; }
+      await act(() => api('/topics/' + encodeURIComponent(name) + '?confirm=' + encodeURIComponent(typed),
+        {method: 'DELETE'}), 'Topic ' + name + ' deleted.');
+      route();
+    });
+  },
+  async topic(name) {
+    const t = await api('/topics/' + encodeURIComponent(name));
+    page.innerHTML = '<h2>Topic ' + esc(name) + '</h2><p>' + t.topic.queues + ' queue(s) on ' + esc(t.topic.brokers.join(', '))
+      + '; <span id="topic-messages">' + t.messages + '</span> message(s) stored.</p>'
+      + '<h3>Messages per second</h3><div class="chart"><canvas id="tps-chart"></canvas></div>';
+    drawChart('tps-chart', 'msg/s', t.rate);
+    refresh = setInterval(async () => {
+      const u = await api('/topics/' + encodeURIComponent(name));
+      document.getElementById('topic-messages').textContent = u.messages;
+      drawChart('tps-chart', 'msg/s', u.rate);
+    }, Math.min(5000, t.sampleIntervalMillis));
+  },
+  async groups() {
+    const list = await api('/groups');
+    page.innerHTML = '<h2>Consumer groups</h2>' + table(['group'], list.map(g => ['<a href="#group/'
+      + encodeURIComponent(g) + '">' + esc(g) + '</a>']), 'groups');
+  },
+  async group(name) {
+    const g = await api('/groups/' + encodeURIComponent(name));
+    const topics = [...new Set(g.queues.map(q => q.topic))];
+    page.innerHTML = '<h2>Group ' + esc(name) + '</h2><p>Lag: <b id="group-lag">' + g.lag + '</b> message(s)</p>'
+      + table(['topic', 'broker', 'queue', 'broker offset', 'consumer offset', 'lag', 'last consumed'], g.queues.map(q =>
+        [esc(q.topic), esc(q.broker), q.queueId, q.brokerOffset, q.consumerOffset, q.lag, esc(time(q.lastTimestamp))]), 'lag-table')
+      + '<h3>Lag</h3><div class="chart"><canvas id="lag-chart"></canvas></div>'
+      + '<h3>Reset offsets</h3><form id="reset">Topic <select name="topic">' + topics.map(t => '<option>' + esc(t)
+      + '</option>').join('') + '</select> to <input name="to" id="reset-to" value="earliest" size="26"'
+      + ' title="earliest, latest, 2026-11-29T10:00:00Z or epoch milliseconds"> <button class="danger">Reset</button></form>';
+    drawChart('lag-chart', 'lag', g.lagHistory);
+    document.getElementById('reset').onsubmit = async e => {
+      e.preventDefault();
+      const f = new FormData(e.target);
+      const typed = prompt('Reset the offsets of ' + name + ' on ' + f.get('topic') + ' to ' + f.get('to')
+        + '? Type the group name to confirm:');
+      if (typed === null) { return; }
+      await act(() => api('/groups/' + encodeURIComponent(name) + '/reset', {method: 'POST', body: JSON.stringify(
+        {topic: f.get('topic'), to: f.get('to'), confirm: typed})}), 'Offsets of ' + name + ' reset.');
+      route();
+    };
+  },
+  async messages() {
+    page.innerHTML = '<h2>Messages</h2>'
+      + '<form id="by-key">Topic <input name="topic" id="key-topic" required> key <input name="key" id="key" required>'
+      + ' <button>Find by key</button></form>'
+      + '<form id="by-id">Message id <input name="id" id="msg-id" size="40" required> topic (for a producer id)'
+      + ' <input name="topic"> <button>Find by id</button></form>'
+      + '<form id="by-time">Topic <input name="topic" required> from <input name="from" placeholder="2026-11-29T10:00:00Z"'
+      + ' required> to <input name="to" required> <button>Find by time</button></form><div id="results"></div>';
+    const show = list => document.getElementById('results').innerHTML = list.length
+      ? table(MESSAGE_HEADERS, messageRows(list), 'found') : '<p id="found-none">No message found.</p>';
+    document.getElementById('by-key').onsubmit = async e => {
+      e.preventDefault();
+      const f = new FormData(e.target);
+      await act(async () => show(await api('/messages?topic=' + encodeURIComponent(f.get('topic')) + '&key='
+        + encodeURIComponent(f.get('key')))));
+    };
+    document.getElementById('by-id').onsubmit = async e => {
+      e.preventDefault();
+      const f = new FormData(e.target);
+      location.hash = '#message/' + encodeURIComponent(f.get('id').trim()) + '/' + encodeURIComponent(f.get('topic'));
+    };
+    document.getElementById('by-time').onsubmit = async e => {
+      e.preventDefault();
+      const f = new FormData(e.target);
+      await act(async () => show(await api('/messages/range?topic=' + encodeURIComponent(f.get('topic')) + '&from='
+        + encodeURIComponent(f.get('from')) + '&to=' + encodeURIComponent(f.get('to')))));
+    };
+  },
+  async message(id, topic) {
+    const q = topic ? '?topic=' + encodeURIComponent(topic) : '';
+    const t = await api('/messages/trace' + q + (q ? '&' : '?') + 'id=' + encodeURIComponent(id));
+    const m = t.message;
+    page.innerHTML = '<h2>Message ' + esc(m.msgId) + '</h2>' + table(['', ''], [['topic', esc(m.topic)],
+      ['broker / queue / offset', esc(m.broker) + ' / ' + m.queueId + ' / ' + m.queueOffset], ['tags', esc(m.tags)],
+      ['keys', esc(m.keys)], ['born', esc(time(m.bornTimestamp)) + ' ' + esc(m.bornHost)],
+      ['stored', esc(time(m.storeTimestamp)) + ' ' + esc(m.storeHost)], ['broker id', esc(m.offsetMsgId)],
+      ['retries', m.reconsumeTimes], ['content type', esc(m.contentType)], ['size', m.bodySize + ' bytes']])
+      + '<h3>Body</h3><pre class="body" id="body">' + esc(m.bodyPreview) + '</pre>'
+      + '<h3>Trace</h3>' + table(['step', 'when', 'detail'], t.steps.map(s => [esc(s.step), esc(time(s.time)),
+        esc(s.detail)]), 'trace')
+      + '<h3>Properties</h3>' + table(['name', 'value'], Object.entries(m.properties).map(([k, v]) => [esc(k), esc(v)]));
+  },
+  async dlq(group) {
+    page.innerHTML = '<h2>Dead letters</h2><form id="dlq-group">Group <input name="group" id="dlq-group-name" value="'
+      + esc(group || '') + '" required> <button>Show</button></form><div id="letters"></div>';
+    document.getElementById('dlq-group').onsubmit = e => {
+      e.preventDefault();
+      location.hash = '#dlq/' + encodeURIComponent(new FormData(e.target).get('group'));
+    };
+    if (!group) { return; }
+    const list = await api('/dlq/' + encodeURIComponent(group));
+    const resend = async (body, what) => {
+      const typed = prompt('Resend ' + what + ' of ' + group + ' to their topics? Type the group name to confirm:');
+      if (typed === null) { return; }
+      body.confirm = typed;
+      await act(() => api('/dlq/' + encodeURIComponent(group) + '/resend', {method: 'POST', body: JSON.stringify(body)}),
+        'Resent.');
+      route();
+    };
+    document.getElementById('letters').innerHTML = (list.length ? '<p><button class="danger" id="resend-all">Resend all ('
+      + list.length + ')</button></p>' + table([...MESSAGE_HEADERS, ''], messageRows(list).map((r, i) => [...r,
+        '<button class="danger" data-resend="' + esc(list[i].msgId) + '">Resend</button>']), 'letters-table')
+      : '<p id="no-letters">No dead letter waiting.</p>');
+    const all = document.getElementById('resend-all');
+    if (all) { all.onclick = () => resend({all: true}, 'all ' + list.length + ' dead letters'); }
+    page.querySelectorAll('[data-resend]').forEach(b => b.onclick = () => resend({msgId: b.dataset.resend},
+      'dead letter ' + b.dataset.resend));
+  },
+};
+
+async function act(action, done) {
+  try {
+    await action();
+    showError('');
+    if (done) { notice(done); }
+  } catch (e) {
+    notice('');
+    showError(e.message);
+  }
+}
+
+async function route() {
+  if (refresh) { clearInterval(refresh); refresh = null; }
+  const parts = (location.hash || '#cluster').substring(1).split('/').map(decodeURIComponent);
+  const name = parts[0] in pages ? parts[0] : 'cluster';
+  document.querySelectorAll('nav a').forEach(a => a.classList.toggle('active',
+    a.getAttribute('href') === '#' + name || (name === 'topic' && a.id === 'nav-topics')
+    || (name === 'group' && a.id === 'nav-groups') || (name === 'message' && a.id === 'nav-messages')));
+  showError('');
+  try {
+    await pages[name](...parts.slice(1).filter(p => p !== ''));
+  } catch (e) {
+    showError(e.message);
+  }
+}
+window.addEventListener('hashchange', () => { notice(''); route(); });
+route();
