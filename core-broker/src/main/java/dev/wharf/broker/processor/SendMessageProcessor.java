@@ -90,7 +90,8 @@ public final class SendMessageProcessor implements RequestProcessor {
                 error = MessageChecks.checkEncodedProperties(header.properties());
             }
             if (error == null && compressed(header) && request.body() != null) {
-                error = MessageChecks.checkCompressedBody(request.body(), store.config().getMaxMessageSize());
+                error = MessageChecks.checkCompressedBody(request.body(), header.sysFlag(),
+                        store.config().getMaxMessageSize());
             }
             if (error != null) {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, error);
@@ -172,7 +173,7 @@ public final class SendMessageProcessor implements RequestProcessor {
             }
             if (error == null && compressed(header)) {
                 // the header's flags are stored with every entry, so each entry must inflate within the limit
-                error = MessageChecks.checkCompressedBody(entry.body(), maxMessageSize);
+                error = MessageChecks.checkCompressedBody(entry.body(), header.sysFlag(), maxMessageSize);
             }
             if (error != null) {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL,
@@ -210,7 +211,8 @@ public final class SendMessageProcessor implements RequestProcessor {
         msg.setProperties(MessageDecoder.decodeProperties(encoded));
         msg.setPropertiesString(encoded);
         msg.setTagsCode(Tags.hash(msg.getTags()));
-        msg.setSysFlag(header.sysFlag());
+        // compression bits (flag and codec) are kept exactly as sent: consumers pick the codec from them
+        msg.setSysFlag(header.sysFlag() & MessageSysFlag.PRODUCER_BITS);
         msg.setBornTimestamp(header.bornTimestamp());
         msg.setBornHost(bornHost);
         msg.setStoreHost(storeHost.getAsLong());
