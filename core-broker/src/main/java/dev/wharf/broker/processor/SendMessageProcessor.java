@@ -16,7 +16,10 @@ import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.BatchMessageCodec;
+import dev.wharf.protocol.RemotingCommandException;
 import dev.wharf.protocol.body.TopicConfig;
+import dev.wharf.protocol.header.CompactSendHeader;
+import dev.wharf.protocol.header.HeaderException;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageResponse;
 import dev.wharf.remoting.RemotingChannel;
@@ -70,7 +73,7 @@ public final class SendMessageProcessor implements RequestProcessor {
 
     @Override
     public RemotingCommand process(RemotingChannel channel, RemotingCommand request) throws Exception {
-        SendMessageRequest header = ProcessorSupport.header(request, SendMessageRequest.class);
+        SendMessageRequest header = sendHeader(request);
         boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || header.batch();
         String topic = header.topic();
         String nameError = TopicValidator.check(topic);
@@ -194,6 +197,15 @@ public final class SendMessageProcessor implements RequestProcessor {
         }
         PutMessageResult result = store.putMessages(batch);
         return respond(request, result, batch.get(0), batch);
+    }
+
+    /** The send header in the long form (SEND_MESSAGE, Wharf's client) or the compact one (RocketMQ's clients). */
+    private static SendMessageRequest sendHeader(RemotingCommand request) throws RemotingCommandException {
+        try {
+            return CompactSendHeader.read(request.extFields());
+        } catch (HeaderException e) {
+            throw new RemotingCommandException(e.getMessage());
+        }
     }
 
     private static boolean compressed(SendMessageRequest header) {
