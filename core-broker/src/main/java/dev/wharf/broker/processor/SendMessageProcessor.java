@@ -148,6 +148,11 @@ public final class SendMessageProcessor implements RequestProcessor {
             }
             if (!request.isOneway()) {
                 channel.writeResponse(response);
+            } else if (response.code() != ResponseCode.SUCCESS) {
+                // a one-way sender learns nothing of a failed store: the log is the only trace
+                warnings.warn("oneway-failed:" + response.code(), "One-way {} of topic {} from {} was not stored:"
+                        + " {} {}", request.describe(), msg.getTopic(), channel.remoteAddress(),
+                        ResponseCode.name(response.code()), response.remark());
             }
         });
         return null;
