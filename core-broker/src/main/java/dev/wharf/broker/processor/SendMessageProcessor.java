@@ -161,11 +161,16 @@ public final class SendMessageProcessor implements RequestProcessor {
     private RemotingCommand sendBatch(RemotingCommand request, SendMessageRequest header, int queueId,
                                       SendContext context, long bornHost) {
         List<BatchMessageCodec.Entry> entries;
+        boolean rocketMqBatch = CompactSendHeader.isCompact(request.extFields());
         try {
-            entries = BatchMessageCodec.decode(request.body() == null ? EMPTY : request.body());
+            byte[] body = request.body() == null ? EMPTY : request.body();
+            // RocketMQ's clients send their batch entries in their own layout, always with the compact header
+            entries = rocketMqBatch ? BatchMessageCodec.decodeRocketMq(body) : BatchMessageCodec.decode(body);
         } catch (IllegalArgumentException e) {
             return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, "The batch body is malformed: "
-                    + e.getMessage() + " Encode batches with BatchMessageCodec.");
+                    + e.getMessage() + (rocketMqBatch ? " The batch came with RocketMQ's compact header, so its"
+                    + " entries were read in RocketMQ's layout (MessageBatch)." : " Encode batches with"
+                    + " BatchMessageCodec."));
         }
         if (entries.isEmpty()) {
             return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL,
