@@ -1,5 +1,6 @@
 package dev.wharf.remoting;
 
+import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
 
 /**
@@ -11,7 +12,11 @@ final class RefusalCodes {
     private RefusalCodes() {
     }
 
-    static boolean isRefusal(int code) {
+    static boolean isRefusal(int requestCode, int code) {
+        if (requestCode == RequestCode.GET_ROUTEINFO_BY_TOPIC && code == ResponseCode.TOPIC_NOT_EXIST) {
+            // RocketMQ clients ask for routes of topics that do not exist yet (retry topics, auto-creation) by design
+            return false;
+        }
         return switch (code) {
             case ResponseCode.SYSTEM_ERROR, ResponseCode.REQUEST_CODE_NOT_SUPPORTED, ResponseCode.MESSAGE_ILLEGAL,
                  ResponseCode.VERSION_NOT_SUPPORTED, ResponseCode.NO_PERMISSION, ResponseCode.TOPIC_NOT_EXIST,

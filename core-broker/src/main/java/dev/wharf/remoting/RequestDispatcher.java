@@ -97,7 +97,7 @@ final class RequestDispatcher {
         if (response == null) {
             return;
         }
-        if (RefusalCodes.isRefusal(response.code())) {
+        if (RefusalCodes.isRefusal(request.code(), response.code())) {
             // the client may never see the answer (a one-way request gets none): the broker's log says why
             warnings.warn("refused:" + request.code() + ":" + response.code(), "Refused {}{} from {} with {}: {}",
                     request.isOneway() ? "one-way " : "", request.describe(), channel.remoteAddress(),

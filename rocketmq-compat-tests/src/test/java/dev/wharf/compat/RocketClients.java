@@ -16,6 +16,11 @@ import org.apache.rocketmq.client.producer.TransactionMQProducer;
 final class RocketClients implements AutoCloseable {
 
     private static final AtomicInteger NEXT = new AtomicInteger();
+    /**
+     * The one setting changed from the defaults: a first send looks up two routes and creates a topic, which takes
+     * longer than the default 3 s on a loaded two-core build machine.
+     */
+    private static final int SEND_TIMEOUT_MILLIS = 15_000;
 
     private final String namesrvAddr;
     private final List<Runnable> shutdowns = new ArrayList<>();
@@ -32,6 +37,7 @@ final class RocketClients implements AutoCloseable {
         DefaultMQProducer producer = new DefaultMQProducer(group);
         producer.setNamesrvAddr(namesrvAddr);
         producer.setInstanceName(instanceName());
+        producer.setSendMsgTimeout(SEND_TIMEOUT_MILLIS);
         producer.start();
         shutdowns.add(producer::shutdown);
         return producer;
@@ -43,6 +49,7 @@ final class RocketClients implements AutoCloseable {
         producer.setNamesrvAddr(namesrvAddr);
         producer.setInstanceName(instanceName());
         producer.setTransactionListener(listener);
+        producer.setSendMsgTimeout(SEND_TIMEOUT_MILLIS);
         producer.start();
         shutdowns.add(producer::shutdown);
         return producer;
