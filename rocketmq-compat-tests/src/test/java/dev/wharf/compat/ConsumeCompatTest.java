@@ -25,7 +25,6 @@ import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
-import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -238,7 +237,7 @@ class ConsumeCompatTest {
             Set<String> got = ConcurrentHashMap.newKeySet();
             perMember.add(got);
             DefaultMQPushConsumer consumer = clients.pushConsumer("bc-cg");
-            consumer.setMessageModel(org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel.BROADCASTING);
+            broadcasting(consumer);
             consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
             consumer.subscribe("Broadcast", "*");
             consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
@@ -254,6 +253,16 @@ class ConsumeCompatTest {
                 && s.size() >= 5));
     }
 
-    @SuppressWarnings("unused")
-    private static MessageQueue unused;
+    /** MessageModel moved between the 4.x and 5.x clients; both name the value BROADCASTING. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void broadcasting(DefaultMQPushConsumer consumer) throws Exception {
+        for (java.lang.reflect.Method m : DefaultMQPushConsumer.class.getMethods()) {
+            if (m.getName().equals("setMessageModel")) {
+                Class<? extends Enum> type = (Class<? extends Enum>) m.getParameterTypes()[0];
+                m.invoke(consumer, Enum.valueOf(type, "BROADCASTING"));
+                return;
+            }
+        }
+        throw new AssertionError("DefaultMQPushConsumer has no setMessageModel");
+    }
 }
