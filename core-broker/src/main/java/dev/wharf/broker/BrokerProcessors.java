@@ -5,6 +5,7 @@ import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.longpolling.PullRequestHoldService;
 import dev.wharf.broker.processor.AckAdminProcessor;
 import dev.wharf.broker.processor.AckMessageProcessor;
+import dev.wharf.broker.processor.ClientConfigCheckProcessor;
 import dev.wharf.broker.processor.ClientManageProcessor;
 import dev.wharf.broker.processor.ConsumerAdminProcessor;
 import dev.wharf.broker.processor.ConsumerOffsetProcessor;
@@ -48,12 +49,14 @@ final class BrokerProcessors {
         register(server, executors.pull, new PullMessageProcessor(config, store, parts.topics, parts.consumers,
                         parts.subscriptionGroups, parts.offsets, parts.pullTracker, parts.subscriptionCache,
                         holdService, executors.pull, clock, reads),
-                RequestCode.PULL_MESSAGE);
+                RequestCode.PULL_MESSAGE, RequestCode.LITE_PULL_MESSAGE);
         register(server, executors.query, new QueryMessageProcessor(store, brokerName),
                 RequestCode.QUERY_MESSAGE, RequestCode.VIEW_MESSAGE_BY_ID);
         register(server, executors.clientManage, new ClientManageProcessor(parts.consumers, parts.producers,
                         parts.subscriptionGroups, parts.topics, clock),
                 RequestCode.HEART_BEAT, RequestCode.UNREGISTER_CLIENT, RequestCode.GET_CONSUMER_LIST_BY_GROUP);
+        register(server, executors.clientManage, new ClientConfigCheckProcessor(),
+                RequestCode.CHECK_CLIENT_CONFIG);
         register(server, executors.clientManage, new QueueLockProcessor(parts.locks, brokerName),
                 RequestCode.LOCK_BATCH_MQ, RequestCode.UNLOCK_BATCH_MQ);
         register(server, executors.clientManage, new ExclusiveClaimProcessor(parts.claims),

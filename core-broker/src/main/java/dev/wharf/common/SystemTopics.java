@@ -18,6 +18,11 @@ public final class SystemTopics {
      */
     public static final String ACK_LOG_TOPIC = "WHARF_SYS_ACK_LOG";
 
+    /**
+     * The route RocketMQ's producers fall back on for a topic that does not exist yet: they send to the brokers
+     * serving it, which create the topic. A broker serves it while autoCreateTopicEnable is on.
+     */
+    public static final String AUTO_CREATE_TOPIC_KEY = "TBW102";
     public static final String RETRY_GROUP_TOPIC_PREFIX = "%RETRY%";
     public static final String DLQ_GROUP_TOPIC_PREFIX = "%DLQ%";
 

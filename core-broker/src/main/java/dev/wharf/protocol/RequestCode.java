@@ -34,6 +34,8 @@ public final class RequestCode {
     public static final int UNLOCK_BATCH_MQ = 42;
     public static final int GET_ALL_CONSUMER_OFFSET = 43;
     public static final int GET_ALL_DELAY_OFFSET = 45;
+    /** A consumer asks whether the broker can serve its subscription (RocketMQ clients send it for SQL92). */
+    public static final int CHECK_CLIENT_CONFIG = 46;
     public static final int REGISTER_BROKER = 103;
     public static final int UNREGISTER_BROKER = 104;
     public static final int GET_ROUTEINFO_BY_TOPIC = 105;
@@ -49,6 +51,8 @@ public final class RequestCode {
     public static final int INVOKE_BROKER_TO_RESET_OFFSET = 222;
     public static final int SEND_MESSAGE_V2 = 310;
     public static final int SEND_BATCH_MESSAGE = 320;
+    /** RocketMQ 5.x's DefaultLitePullConsumer pulls with this code; header and answer are PULL_MESSAGE's. */
+    public static final int LITE_PULL_MESSAGE = 361;
     public static final int POP_MESSAGE = 200050;
     public static final int ACK_MESSAGE = 200051;
     public static final int CHANGE_MESSAGE_INVISIBLETIME = 200053;

@@ -60,7 +60,8 @@ final class RequestDispatcher {
             registration = defaultProcessor;
         }
         if (registration == null) {
-            log.debug("Request code {} from {} is not supported", request.code(), channel.remoteAddress());
+            warnings.warn("unsupported:" + request.code(), "Refused {} from {}: the request code is not supported",
+                    request.describe(), channel.remoteAddress());
             reply(channel, request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED, "request code " + request.code()
                     + " (" + RequestCode.name(request.code()) + ") is not supported by this server");
             return;
@@ -84,7 +85,8 @@ final class RequestDispatcher {
         try {
             response = processor.process(channel, request);
         } catch (RemotingCommandException | HeaderException e) {
-            log.debug("Bad header in {} from {}: {}", request.describe(), channel.remoteAddress(), e.getMessage());
+            warnings.warn("bad-header:" + request.code(), "Refused {} from {}: {}", request.describe(),
+                    channel.remoteAddress(), e.getMessage());
             response = request.newResponse(ResponseCode.REQUEST_HEADER_INVALID, e.getMessage());
         } catch (Throwable t) {
             warnings.warn("failed:" + request.code() + ":" + t.getClass().getName(),
@@ -95,6 +97,12 @@ final class RequestDispatcher {
         }
         if (response == null) {
             return;
+        }
+        if (RefusalCodes.isRefusal(request.code(), response.code())) {
+            // the client may never see the answer (a one-way request gets none): the broker's log says why
+            warnings.warn("refused:" + request.code() + ":" + response.code(), "Refused {}{} from {} with {}: {}",
+                    request.isOneway() ? "one-way " : "", request.describe(), channel.remoteAddress(),
+                    ResponseCode.name(response.code()), response.remark());
         }
         if (request.isOneway()) {
             NettyRemotingChannel.releaseBody(response);

@@ -172,7 +172,8 @@ final class DeadLetterMover {
         copy.setProperties(properties);
         copy.setTagsCode(Tags.hash(original.getTags()));
         // the body keeps its compression; transaction and batch bits belong to the original's put only
-        copy.setSysFlag(original.getSysFlag() & (MessageSysFlag.COMPRESSED | MessageSysFlag.MULTI_TAGS));
+        copy.setSysFlag(original.getSysFlag() & (MessageSysFlag.COMPRESSED
+                | MessageSysFlag.COMPRESSION_TYPE_MASK | MessageSysFlag.MULTI_TAGS));
         copy.setBornTimestamp(original.getBornTimestamp());
         copy.setBornHost(original.getBornHost());
         copy.setStoreHost(original.getStoreHost());

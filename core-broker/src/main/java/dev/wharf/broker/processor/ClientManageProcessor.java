@@ -12,6 +12,7 @@ import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RemotingCommandException;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.RocketMqVersions;
 import dev.wharf.protocol.body.ConsumerModel.MessageModel;
 import dev.wharf.protocol.body.Heartbeat.ConsumerData;
 import dev.wharf.protocol.body.Heartbeat.ConsumerListBody;
@@ -103,7 +104,8 @@ public final class ClientManageProcessor implements RequestProcessor {
                         new ClientChannelInfo(channel, data.clientID(), request.language(), request.version(), now), now);
             }
         }
-        return ProcessorSupport.answer(request, ResponseCode.SUCCESS, null);
+        // RocketMQ clients take the answer's version as the broker's release and gate features (SQL92) on it
+        return ProcessorSupport.answer(request, ResponseCode.SUCCESS, null).setVersion(RocketMqVersions.V4_9_4);
     }
 
     private RemotingCommand unregister(RemotingChannel channel, RemotingCommand request) throws RemotingCommandException {

@@ -3,6 +3,7 @@ package dev.wharf.broker.processor;
 import dev.wharf.common.message.BodyInflater;
 import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageRecord;
+import dev.wharf.common.message.MessageSysFlag;
 
 /** Checks of what a client sends, each returning null when fine or a sentence naming the problem. */
 final class MessageChecks {
@@ -23,7 +24,13 @@ final class MessageChecks {
      * Checks what a compressed body inflates to, without keeping the output: consumers inflate every body they
      * get, so a small body that expands beyond maxMessageSize (a "zip bomb") must not be stored.
      */
-    static String checkCompressedBody(byte[] body, int maxMessageSize) {
+    static String checkCompressedBody(byte[] body, int sysFlag, int maxMessageSize) {
+        if (!MessageSysFlag.isZlibCompressed(sysFlag)) {
+            return "The message body is compressed with " + MessageSysFlag.compressionName(sysFlag) + " (sysFlag "
+                    + sysFlag + "); Wharf stores only zlib-compressed bodies, which every Wharf and RocketMQ consumer"
+                    + " can read. Use zlib, the RocketMQ client's default (compressType ZLIB, system property"
+                    + " rocketmq.message.compressType), or send the body uncompressed.";
+        }
         int inflated = BodyInflater.inflatedLength(body, maxMessageSize);
         if (inflated == BodyInflater.TOO_LARGE) {
             return "The compressed message body (" + body.length + " bytes) inflates to more than " + maxMessageSize

@@ -16,7 +16,10 @@ import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.BatchMessageCodec;
+import dev.wharf.protocol.RemotingCommandException;
 import dev.wharf.protocol.body.TopicConfig;
+import dev.wharf.protocol.header.CompactSendHeader;
+import dev.wharf.protocol.header.HeaderException;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageResponse;
 import dev.wharf.remoting.RemotingChannel;
@@ -71,7 +74,7 @@ public final class SendMessageProcessor implements RequestProcessor {
 
     @Override
     public RemotingCommand process(RemotingChannel channel, RemotingCommand request) throws Exception {
-        SendMessageRequest header = ProcessorSupport.header(request, SendMessageRequest.class);
+        SendMessageRequest header = sendHeader(request);
         boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || header.batch();
         String topic = header.topic();
         String nameError = TopicValidator.check(topic);
@@ -91,7 +94,8 @@ public final class SendMessageProcessor implements RequestProcessor {
                 error = MessageChecks.checkEncodedProperties(header.properties());
             }
             if (error == null && compressed(header) && request.body() != null) {
-                error = MessageChecks.checkCompressedBody(request.body(), store.config().getMaxMessageSize());
+                error = MessageChecks.checkCompressedBody(request.body(), header.sysFlag(),
+                        store.config().getMaxMessageSize());
             }
             if (error != null) {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, error);
@@ -177,6 +181,11 @@ public final class SendMessageProcessor implements RequestProcessor {
             }
             if (!request.isOneway()) {
                 channel.writeResponse(response);
+            } else if (response.code() != ResponseCode.SUCCESS) {
+                // a one-way sender learns nothing of a failed store: the log is the only trace
+                warnings.warn("oneway-failed:" + response.code(), "One-way {} of topic {} from {} was not stored:"
+                        + " {} {}", request.describe(), msg.getTopic(), channel.remoteAddress(),
+                        ResponseCode.name(response.code()), response.remark());
             }
         });
         return null;
@@ -185,11 +194,16 @@ public final class SendMessageProcessor implements RequestProcessor {
     private RemotingCommand sendBatch(RemotingCommand request, SendMessageRequest header, int queueId,
                                       SendContext context, long bornHost) {
         List<BatchMessageCodec.Entry> entries;
+        boolean rocketMqBatch = CompactSendHeader.isCompact(request.extFields());
         try {
-            entries = BatchMessageCodec.decode(request.body() == null ? EMPTY : request.body());
+            byte[] body = request.body() == null ? EMPTY : request.body();
+            // RocketMQ's clients send their batch entries in their own layout, always with the compact header
+            entries = rocketMqBatch ? BatchMessageCodec.decodeRocketMq(body) : BatchMessageCodec.decode(body);
         } catch (IllegalArgumentException e) {
             return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL, "The batch body is malformed: "
-                    + e.getMessage() + " Encode batches with BatchMessageCodec.");
+                    + e.getMessage() + (rocketMqBatch ? " The batch came with RocketMQ's compact header, so its"
+                    + " entries were read in RocketMQ's layout (MessageBatch)." : " Encode batches with"
+                    + " BatchMessageCodec."));
         }
         if (entries.isEmpty()) {
             return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL,
@@ -205,7 +219,7 @@ public final class SendMessageProcessor implements RequestProcessor {
             }
             if (error == null && compressed(header)) {
                 // the header's flags are stored with every entry, so each entry must inflate within the limit
-                error = MessageChecks.checkCompressedBody(entry.body(), maxMessageSize);
+                error = MessageChecks.checkCompressedBody(entry.body(), header.sysFlag(), maxMessageSize);
             }
             if (error != null) {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL,
@@ -228,6 +242,15 @@ public final class SendMessageProcessor implements RequestProcessor {
         return respond(request, result, batch.get(0), batch);
     }
 
+    /** The send header in the long form (SEND_MESSAGE, Wharf's client) or the compact one (RocketMQ's clients). */
+    private static SendMessageRequest sendHeader(RemotingCommand request) throws RemotingCommandException {
+        try {
+            return CompactSendHeader.read(request.extFields());
+        } catch (HeaderException e) {
+            throw new RemotingCommandException(e.getMessage());
+        }
+    }
+
     private static boolean compressed(SendMessageRequest header) {
         return (header.sysFlag() & MessageSysFlag.COMPRESSED) != 0;
     }
@@ -243,7 +266,8 @@ public final class SendMessageProcessor implements RequestProcessor {
         msg.setProperties(MessageDecoder.decodeProperties(encoded));
         msg.setPropertiesString(encoded);
         msg.setTagsCode(Tags.hash(msg.getTags()));
-        msg.setSysFlag(header.sysFlag());
+        // compression bits (flag and codec) are kept exactly as sent: consumers pick the codec from them
+        msg.setSysFlag(header.sysFlag() & MessageSysFlag.PRODUCER_BITS);
         msg.setBornTimestamp(header.bornTimestamp());
         msg.setBornHost(bornHost);
         msg.setStoreHost(storeHost.getAsLong());

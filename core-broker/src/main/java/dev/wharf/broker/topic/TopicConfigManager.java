@@ -99,6 +99,7 @@ public final class TopicConfigManager {
             changed |= ensureSystemTopic(SystemTopics.TRANS_OP_HALF_TOPIC, 1);
             changed |= ensureSystemTopic(SystemTopics.TRANS_CHECK_MAX_TIME_TOPIC, 1);
             changed |= ensureSystemTopic(SystemTopics.ACK_LOG_TOPIC, 1);
+            changed |= ensureAutoCreateRoute();
             if (changed) {
                 dataVersion.next();
                 persistLocked();
@@ -114,6 +115,24 @@ public final class TopicConfigManager {
             return false;
         }
         topics.put(name, new TopicConfig(name, queueNums));
+        return true;
+    }
+
+    /**
+     * Serves the auto-create route ({@link SystemTopics#AUTO_CREATE_TOPIC_KEY}) exactly while sends may create
+     * topics: a RocketMQ producer finds this broker through it for a topic nobody serves yet.
+     */
+    private boolean ensureAutoCreateRoute() {
+        String name = SystemTopics.AUTO_CREATE_TOPIC_KEY;
+        TopicConfig existing = topics.get(name);
+        if (!autoCreateTopicEnable) {
+            return topics.remove(name) != null;
+        }
+        if (existing != null && (existing.perm() & TopicPerm.INHERIT) != 0) {
+            return false;
+        }
+        topics.put(name, new TopicConfig(name, defaultTopicQueueNums, defaultTopicQueueNums,
+                TopicPerm.READ | TopicPerm.WRITE | TopicPerm.INHERIT, 0, false));
         return true;
     }
 

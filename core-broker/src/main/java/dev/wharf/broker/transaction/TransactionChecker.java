@@ -4,6 +4,7 @@ import dev.wharf.broker.group.ProducerManager;
 import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
+import dev.wharf.common.message.RecordTopicRewrite;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.header.TransactionHeaders.CheckTransactionStateRequest;
@@ -62,11 +63,23 @@ final class TransactionChecker {
         String msgId = half == null ? null : half.getProperty(MessageProperties.UNIQUE_CLIENT_MESSAGE_ID);
         CheckTransactionStateRequest header = new CheckTransactionStateRequest(tx.id(), firstHalf, msgId,
                 tx.producerGroup());
+        String realTopic = half == null ? null : half.getProperty(MessageProperties.REAL_TOPIC);
+        byte[] body = record;
+        if (realTopic != null) {
+            // the producer checks the message it sent: its own topic and queue, not the half topic's
+            byte[] rewritten = RecordTopicRewrite.rewrite(record, realTopic, realQueueId(half));
+            body = rewritten == null ? record : rewritten;
+        }
         int start = Math.floorMod(turn.getAndIncrement(), channels.size());
         for (int i = 0; i < channels.size(); i++) {
             RemotingChannel channel = channels.get((start + i) % channels.size());
             RemotingCommand request = RemotingCommand.createRequest(RequestCode.CHECK_TRANSACTION_STATE)
-                    .writeHeader(header).setBody(record);
+                    .writeHeader(header).setBody(body);
+            // RocketMQ's producers require the half's queue offset and echo it in END_TRANSACTION
+            request.putExt("tranStateTableOffset", half == null ? 0L : half.getQueueOffset());
+            if (realTopic != null) {
+                request.putExt("topic", realTopic);
+            }
             try {
                 channel.invokeOneway(request);
                 sent.increment();
@@ -81,6 +94,15 @@ final class TransactionChecker {
     /** Check-back requests sent to producers since start. */
     long sentCount() {
         return sent.sum();
+    }
+
+    private static int realQueueId(MessageExt half) {
+        String raw = half.getProperty(MessageProperties.REAL_QUEUE_ID);
+        try {
+            return raw == null ? half.getQueueId() : Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            return half.getQueueId();
+        }
     }
 
     private byte[] readRecord(long commitLogOffset) {

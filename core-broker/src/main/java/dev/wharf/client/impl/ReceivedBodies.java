@@ -36,9 +36,17 @@ final class ReceivedBodies {
         if ((msg.getSysFlag() & MessageSysFlag.COMPRESSED) == 0 || msg.getBody() == null) {
             return true;
         }
+        if (!MessageSysFlag.isZlibCompressed(msg.getSysFlag())) {
+            long count = skipped.incrementAndGet();
+            errors.error("codec", "Skipped message {} (topic {}, queue {}, offset {}) from broker {}: its body is"
+                    + " compressed with {}, which this client cannot inflate (zlib only); have the producer use zlib,"
+                    + " the default ({} skipped so far)", msg.getMsgId(), msg.getTopic(), msg.getQueueId(),
+                    msg.getQueueOffset(), address, MessageSysFlag.compressionName(msg.getSysFlag()), count);
+            return false;
+        }
         try {
             msg.setBody(BodyInflater.inflate(msg.getBody(), maxBodySize));
-            msg.setSysFlag(msg.getSysFlag() & ~MessageSysFlag.COMPRESSED);
+            msg.setSysFlag(MessageSysFlag.withoutCompression(msg.getSysFlag()));
             return true;
         } catch (BodyInflateException e) {
             long count = skipped.incrementAndGet();

@@ -235,8 +235,12 @@ public final class MessageDecoder {
             byte[] body = new byte[bodyLength];
             buffer.get(start + MessageRecord.BODY_OFFSET, body);
             if (inflate && (sysFlag & MessageSysFlag.COMPRESSED) != 0) {
+                if (!MessageSysFlag.isZlibCompressed(sysFlag)) {
+                    throw new BodyInflater.BodyInflateException(false, "the body is compressed with "
+                            + MessageSysFlag.compressionName(sysFlag) + ", which Wharf cannot inflate (zlib only)");
+                }
                 body = inflate(body);
-                sysFlag &= ~MessageSysFlag.COMPRESSED;
+                sysFlag = MessageSysFlag.withoutCompression(sysFlag);
             }
             msg.setBody(body);
         }

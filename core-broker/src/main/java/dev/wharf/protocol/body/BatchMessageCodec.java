@@ -16,6 +16,14 @@ import dev.wharf.common.message.MessageDecoder;
  * +---------------+----------+----------------+-------------+---------------------+-------------------+
  * </pre>
  * TOTALSIZE counts the whole entry including itself.
+ *
+ * <p>RocketMQ's clients send their batches in the layout of their own message encoding, which has two more words
+ * (both sent as 0) and is read by {@link #decodeRocketMq}:
+ * <pre>
+ * +---------------+---------------+-------------+----------+----------------+----------+---------------------+----------------+
+ * | TOTALSIZE (4) | MAGICCODE (4) | BODYCRC (4) | FLAG (4) | BODYLENGTH (4) | BODY (n) | PROPERTIESLENGTH (2)| PROPERTIES (m) |
+ * +---------------+---------------+-------------+----------+----------------+----------+---------------------+----------------+
+ * </pre>
  */
 public final class BatchMessageCodec {
 
@@ -79,6 +87,47 @@ public final class BatchMessageCodec {
             int propsLength = in.getShort() & 0xFFFF;
             if (FIXED + bodyLength + propsLength != total) {
                 throw new IllegalArgumentException("The batch entry at byte " + start + " has inconsistent sizes.");
+            }
+            byte[] props = new byte[propsLength];
+            in.get(props);
+            out.add(new Entry(flag, body, new String(props, StandardCharsets.UTF_8)));
+        }
+        return out;
+    }
+
+    /** Fixed bytes of an entry in RocketMQ's layout: total, magic, body CRC, flag, body length, properties length. */
+    private static final int ROCKETMQ_FIXED = 4 + 4 + 4 + 4 + 4 + 2;
+
+    /**
+     * Decodes a batch body sent by a RocketMQ client (the second layout above). The magic and CRC words carry
+     * nothing the broker uses and are not checked: the store computes the body CRC itself.
+     *
+     * @throws IllegalArgumentException when an entry is truncated or its sizes disagree
+     */
+    public static List<Entry> decodeRocketMq(byte[] batch) {
+        List<Entry> out = new ArrayList<>();
+        ByteBuffer in = ByteBuffer.wrap(batch);
+        while (in.hasRemaining()) {
+            int start = in.position();
+            if (in.remaining() < ROCKETMQ_FIXED) {
+                throw new IllegalArgumentException("The batch body is truncated at byte " + start + ".");
+            }
+            int total = in.getInt();
+            in.getInt(); // magic code
+            in.getInt(); // body CRC
+            int flag = in.getInt();
+            int bodyLength = in.getInt();
+            if (total < ROCKETMQ_FIXED || total > batch.length - start || bodyLength < 0
+                    || bodyLength > total - ROCKETMQ_FIXED) {
+                throw new IllegalArgumentException("The batch entry at byte " + start + " has inconsistent sizes"
+                        + " (total " + total + ", body " + bodyLength + ").");
+            }
+            byte[] body = new byte[bodyLength];
+            in.get(body);
+            int propsLength = in.getShort() & 0xFFFF;
+            if (ROCKETMQ_FIXED + bodyLength + propsLength != total) {
+                throw new IllegalArgumentException("The batch entry at byte " + start + " has inconsistent sizes"
+                        + " (total " + total + ", body " + bodyLength + ", properties " + propsLength + ").");
             }
             byte[] props = new byte[propsLength];
             in.get(props);

@@ -30,6 +30,10 @@ public final class Heartbeat {
                                    Set<String> tagsSet, Set<Integer> codeSet, long subVersion) {
     }
 
+    /** CHECK_CLIENT_CONFIG body: a consumer's subscription to be checked before it starts. */
+    public record CheckClientRequestBody(String clientId, String group, SubscriptionData subscriptionData) {
+    }
+
     /** GET_CONSUMER_LIST_BY_GROUP answer. */
     public record ConsumerListBody(List<String> consumerIdList) {
     }

@@ -167,7 +167,8 @@ final class Rebalancer {
             String address = instance.requireMasterAddress(mq.brokerName(), mq.topic());
             long timeout = instance.apiTimeoutMillis();
             return switch (engine.settings().consumeFromWhere()) {
-                case CONSUME_FROM_LAST_OFFSET -> instance.offsetApi().maxOffset(address, mq.topic(), mq.queueId(), timeout);
+                case CONSUME_FROM_LAST_OFFSET, CONSUME_FROM_LAST_OFFSET_AND_FROM_MIN_WHEN_BOOT_FIRST,
+                     CONSUME_FROM_MIN_OFFSET, CONSUME_FROM_MAX_OFFSET -> instance.offsetApi().maxOffset(address, mq.topic(), mq.queueId(), timeout);
                 case CONSUME_FROM_FIRST_OFFSET -> instance.offsetApi().minOffset(address, mq.topic(), mq.queueId(), timeout);
                 case CONSUME_FROM_TIMESTAMP -> instance.offsetApi().searchOffset(address, mq.topic(), mq.queueId(),
                         engine.settings().consumeTimestamp(), timeout);
