@@ -41,6 +41,8 @@ final class ControllerModeCluster implements AutoCloseable {
         final Path log;
         Process process;
         String address;
+        /** A classic master's HA address (controller-mode replicas learn theirs from the NameServers). */
+        String haAddress;
 
         Replica(Path store, Path log) {
             this.store = store;
@@ -99,12 +101,17 @@ final class ControllerModeCluster implements AutoCloseable {
 
     /** Starts the replica's process on its store and waits until it listens. */
     void start(Replica r) throws IOException {
+        start(r, controllerAddr());
+    }
+
+    /**
+     * Starts a replica process: in controller mode ({@code controllerAddr}), or classic ("-", then brokerId and the
+     * master's HA address, "-" for the master itself, follow).
+     */
+    void start(Replica r, String controllerAddr, String... classic) throws IOException {
         Path addressFile = dir.resolve(r.store.getFileName() + ".address");
         Files.deleteIfExists(addressFile);
-        r.process = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx192m",
-                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                ChildReplicaMain.class.getName(), r.store.toString(), addressFile.toString(), namesrvAddr(),
-                controllerAddr())
+        r.process = new ProcessBuilder(command(r, addressFile, controllerAddr, classic))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(r.log.toFile()))
                 .start();
@@ -113,7 +120,18 @@ final class ControllerModeCluster implements AutoCloseable {
         if (!p.isAlive()) {
             throw new IllegalStateException("replica " + r.store.getFileName() + " died at start; see " + r.log);
         }
-        r.address = Files.readString(addressFile, StandardCharsets.UTF_8).trim();
+        String[] written = Files.readString(addressFile, StandardCharsets.UTF_8).trim().split(" ");
+        r.address = written[0];
+        r.haAddress = written.length > 1 ? written[1] : null;
+    }
+
+    private List<String> command(Replica r, Path addressFile, String controllerAddr, String... classic) {
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx192m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                ChildReplicaMain.class.getName(), r.store.toString(), addressFile.toString(), namesrvAddr(),
+                controllerAddr));
+        cmd.addAll(List.of(classic));
+        return cmd;
     }
 
     /** kill -9: no shutdown hook, nothing flushed. */

@@ -90,12 +90,14 @@ final class FailoverRun {
         }
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> acked.size() >= ackedBeforeFault);
-            faultAt.set(System.nanoTime());
             if (fault == Fault.KILL) {
                 cluster.kill(master);
             } else {
                 cluster.signal(master, "STOP");
             }
+            // from here the master is gone or paused (the kill command takes a moment to deliver a signal): sends
+            // begun earlier may still have been acknowledged by it
+            faultAt.set(System.nanoTime());
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(10))
                     .until(() -> ackedAfter.get() >= ackedAfterFault);
         } finally {
