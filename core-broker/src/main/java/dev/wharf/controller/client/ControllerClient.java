@@ -266,12 +266,16 @@ public final class ControllerClient implements AutoCloseable {
         if (response.code() != ResponseCode.SUCCESS) {
             throw new ControllerException(response.code(), response.remark());
         }
-        lastAcceptedHeartbeatNanos = sentAt;
         MasterHeader m = response.readHeader(MasterHeader.class);
         boolean newer;
         synchronized (this) {
             newer = m.masterEpoch() > masterEpoch
                     || m.masterEpoch() == masterEpoch && m.syncStateSetEpoch() > syncStateSetEpoch;
+            if (m.masterEpoch() <= masterEpoch) {
+                // renews a master's lease only while no newer master epoch exists: a deposed master (paused, cut
+                // off) that gets a heartbeat through must not acknowledge writes before it learns it was replaced
+                lastAcceptedHeartbeatNanos = sentAt;
+            }
         }
         if (newer) {
             replicaInfo(); // the heartbeat answer has no set members: fetch the whole group
