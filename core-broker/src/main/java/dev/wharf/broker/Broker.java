@@ -441,7 +441,8 @@ public final class Broker {
     private RegisterBrokerRequest registrationHeader() {
         String published = replica.haServerAddress();
         return new RegisterBrokerRequest(config.getBrokerName(), address, config.getBrokerClusterName(),
-                config.getBrokerId(), published != null ? published : haAddress());
+                controllerMode != null ? controllerMode.registrationId() : config.getBrokerId(),
+                published != null ? published : haAddress());
     }
 
     private RegisterBrokerBody registrationBody() {

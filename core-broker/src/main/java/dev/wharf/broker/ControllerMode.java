@@ -273,6 +273,18 @@ final class ControllerMode {
         }
     }
 
+    /**
+     * The brokerId to register with the NameServers: 0 only while this replica is a master holding its lease, so a
+     * deposed master that wakes up (paused, cut off) never takes the master's place in the routes back.
+     */
+    long registrationId() {
+        ControllerReplicas l = link;
+        if (l == null) {
+            return config.getBrokerId();
+        }
+        return l.writableMaster() ? 0 : l.client().brokerId();
+    }
+
     /** This replica's link to the controllers, or null before it joined. */
     ControllerReplicas link() {
         return link;

@@ -114,6 +114,12 @@ public final class ControllerReplicas implements AutoCloseable {
         return client;
     }
 
+    /** Whether this replica is a master holding its lease now (it may acknowledge writes). */
+    public boolean writableMaster() {
+        MasterLease l = lease;
+        return ha.role().isMaster() && ha.fencedReason() == null && l != null && l.held();
+    }
+
     private void onRoleChanged(String brokerName, long masterId, String masterAddress, int epoch, Set<Long> set) {
         try {
             if (masterId == client.brokerId()) {
