@@ -279,11 +279,6 @@ public final class ControllerClient implements AutoCloseable {
         synchronized (this) {
             newer = m.masterEpoch() > masterEpoch
                     || m.masterEpoch() == masterEpoch && m.syncStateSetEpoch() > syncStateSetEpoch;
-            if (m.masterEpoch() <= masterEpoch) {
-                // renews a master's lease only while no newer master epoch exists: a deposed master (paused, cut
-                // off) that gets a heartbeat through must not acknowledge writes before it learns it was replaced
-                lastAcceptedHeartbeatNanos = sentAt;
-            }
         }
         if (newer) {
             replicaInfo(); // the heartbeat answer has no set members: fetch the whole group
