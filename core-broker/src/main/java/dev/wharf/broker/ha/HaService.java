@@ -54,6 +54,8 @@ public final class HaService {
     private volatile Set<Long> syncSlaves;
     /** The master lease checked on every put (not only by its timer, which a pause could delay), or null. */
     private volatile MasterLease lease;
+    /** The confirm offset last handed out while the lease was held (only the reput thread writes it). */
+    private volatile long confirmedWhileLeased;
 
     /**
      * @param maxMessageSize the store's maxMessageSize (a slave must take frames holding one such record)
@@ -135,7 +137,9 @@ public final class HaService {
     }
 
     private void startParts() throws IOException {
-        tracker.startAt(store.getMaxPhyOffset());
+        long end = store.getMaxPhyOffset();
+        tracker.startAt(end);
+        confirmedWhileLeased = end; // what a new term starts with was visible before (as a slave's or at start)
         HaServer s = server;
         if (s != null) {
             // a master that was a slave before keeps the HA port it first bound, so slaves find it again
@@ -282,10 +286,18 @@ public final class HaService {
 
     /** The confirm offset of a SYNC_MASTER: replicated by enough slaves, or everything when degraded. */
     private long confirmOffset() {
+        MasterLease l = lease;
+        if (l != null && !l.held()) {
+            // a master without a lease may have been replaced: what its slaves confirm now may be cut when it
+            // rejoins, so readers keep seeing only what was confirmed while the lease was held
+            return confirmedWhileLeased;
+        }
         if (config.isSyncMasterDegradeToAsync() && tracker.inSyncCount() < tracker.requiredAcks()) {
             tracker.confirmWithoutSlaves(store.getMaxPhyOffset());
         }
-        return tracker.replicatedOffset();
+        long confirmed = tracker.replicatedOffset();
+        confirmedWhileLeased = confirmed;
+        return confirmed;
     }
 
     /** This replica's epoch history (empty in classic replication). */
@@ -372,12 +384,28 @@ public final class HaService {
         }
     }
 
-    /** SYNC_MASTER: admit every put (unless fenced), then wait for the slaves. */
+    /**
+     * SYNC_MASTER: admit every put (unless fenced), then wait for the slaves. In controller mode a put is refused
+     * before it is stored while fewer members of the sync-state set than needed are connected (right after a
+     * failover, until a replica has joined the new master): the sender can retry without storing it twice.
+     */
     private final class SyncMasterGate implements PutReplication {
 
         @Override
         public PutMessageResult admit() {
-            return fencedResult();
+            PutMessageResult fence = fencedResult();
+            if (fence != null || syncSlaves == null || config.isSyncMasterDegradeToAsync()) {
+                return fence;
+            }
+            ReplicaTracker t = tracker;
+            int inSync = t.inSyncCount();
+            if (inSync >= t.requiredAcks()) {
+                return null;
+            }
+            return PutMessageResult.failure(PutMessageStatus.SERVICE_NOT_AVAILABLE, "Broker " + brokerName + " has "
+                    + inSync + " replica(s) of its sync-state set connected and needs " + t.requiredAcks()
+                    + " (minInSyncReplicas=" + config.getMinInSyncReplicas() + "); nothing was stored: send again in a"
+                    + " moment (after a failover the other replicas join the new master within seconds)");
         }
 
         @Override
@@ -385,8 +413,9 @@ public final class HaService {
             ReplicaTracker tracker = HaService.this.tracker;
             ReplicaWaiters waiters = HaService.this.waiters;
             if (waiters == null) {
+                // stored but its replication is unknown: a timeout for the slaves, not a refusal (nothing stored)
                 return CompletableFuture.completedFuture(PutMessageResult.failure(
-                        PutMessageStatus.SERVICE_NOT_AVAILABLE, "Broker " + brokerName + " changed its role while"
+                        PutMessageStatus.FLUSH_SLAVE_TIMEOUT, "Broker " + brokerName + " changed its role while"
                                 + " the message was stored; it may or may not be replicated: send it again."));
             }
             int inSync = tracker.inSyncCount();
@@ -410,7 +439,21 @@ public final class HaService {
                 degraded = false;
                 log.info("SYNC_MASTER {} has {} slave(s) in sync again; sends wait for them", brokerName, inSync);
             }
-            return waiters.await(nextOffset);
+            return waiters.await(nextOffset).thenApply(this::unlessLeaseLapsed);
+        }
+
+        /**
+         * A put replicated after the lease lapsed is not acknowledged: another replica may have been elected
+         * meanwhile, and it may not hold the message (the sender retries; at least once).
+         */
+        private PutMessageResult unlessLeaseLapsed(PutMessageResult replicated) {
+            MasterLease l = lease;
+            if (l == null || replicated.status() != PutMessageStatus.PUT_OK || l.held()) {
+                return replicated;
+            }
+            return PutMessageResult.failure(PutMessageStatus.FLUSH_SLAVE_TIMEOUT, "The master of " + brokerName
+                    + " lost its lease with the controller while the message was replicated; another replica may"
+                    + " have been elected: it may or may not be kept, send it again.");
         }
     }
 

@@ -56,7 +56,10 @@ public final class ControllerClient implements AutoCloseable {
     private ExecutorService listenerThread;
     private ExecutorService noticeThread;
     private volatile long brokerId;
-    /** When the last heartbeat the leader accepted was sent ({@link System#nanoTime()}); 0 before any. */
+    /**
+     * When the last heartbeat was sent ({@link System#nanoTime()}) whose answer named this broker the master; 0
+     * before any.
+     */
     private volatile long lastAcceptedHeartbeatNanos;
     private volatile boolean started;
 
@@ -266,8 +269,12 @@ public final class ControllerClient implements AutoCloseable {
         if (response.code() != ResponseCode.SUCCESS) {
             throw new ControllerException(response.code(), response.remark());
         }
-        lastAcceptedHeartbeatNanos = sentAt;
         MasterHeader m = response.readHeader(MasterHeader.class);
+        if (m.masterBrokerId() == brokerId) {
+            // only an answer naming this broker the master renews its lease: a master that was paused or cut off
+            // while another replica was elected hears of it in this answer and must not acknowledge another write
+            lastAcceptedHeartbeatNanos = sentAt;
+        }
         boolean newer;
         synchronized (this) {
             newer = m.masterEpoch() > masterEpoch
@@ -333,6 +340,10 @@ public final class ControllerClient implements AutoCloseable {
             if (epoch > 0 || master != ControllerHeaders.NO_BROKER) {
                 try {
                     listenerThread.execute(() -> tell(master, address, epoch, set));
+                    if (master == brokerId) {
+                        // an elected master holds no lease until a heartbeat answer names it: ask for one now
+                        scheduler.execute(this::heartbeatQuietly);
+                    }
                 } catch (java.util.concurrent.RejectedExecutionException e) {
                     log.debug("Role change of {} at epoch {} arrived after shutdown", brokerName, epoch);
                 }

@@ -12,6 +12,8 @@ import dev.wharf.store.PutMessageStatus;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -78,5 +80,45 @@ class MasterLeaseTest {
         }
         assertThatThrownBy(() -> new MasterLease(master.ha(), 3_000, 3_000, System::nanoTime))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("controllerHeartBeatTimeoutMills");
+    }
+
+    /**
+     * A SYNC_MASTER whose lease lapses while a put waits for its slave (a pause, or a partition from the controller
+     * while another replica is elected) neither acknowledges the put nor shows it to readers when the slave's ack
+     * arrives afterwards: the old master will cut it when it rejoins, and the new one may reuse its queue offsets.
+     * Once a heartbeat answer names it master again, what the slave confirmed becomes visible.
+     */
+    @Test
+    void aPutConfirmedAfterTheLeaseLapsedIsNeitherAcknowledgedNorDelivered() throws Exception {
+        Broker master = cluster.startMaster(dir.resolve("m"), BrokerRole.SYNC_MASTER,
+                s -> s.ha().setSlaveTimeout(10_000));
+        AtomicLong renewed = new AtomicLong(System.nanoTime());
+        try (FakePeer slave = FakePeer.connect(master.haAddress());
+                MasterLease lease = new MasterLease(master.ha(), LEASE, 3_000, renewed::get)) {
+            slave.handshake(HaCluster.NAME, 7, 0, -1, 0, 0);
+            slave.read();
+            assertThat(slave.type).isEqualTo(HaFrame.TYPE_ACCEPTED);
+            slave.ack(0);
+            await().atMost(Duration.ofSeconds(5)).until(() -> master.ha().inSyncReplicaCount() == 1);
+
+            renewed.set(System.nanoTime());
+            CompletableFuture<PutMessageResult> put = master.store().asyncPutMessage(message("in flight"));
+            long end = master.store().getMaxPhyOffset();
+            assertThat(put).isNotDone(); // stored, waiting for the slave
+
+            renewed.set(System.nanoTime() - TimeUnit.SECONDS.toNanos(10)); // the controller stops answering
+            await().atMost(Duration.ofSeconds(5)).until(lease::lapsed);
+            slave.ack(end); // the slave confirms only now
+
+            PutMessageResult result = put.get(5, TimeUnit.SECONDS);
+            assertThat(result.status()).isEqualTo(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+            assertThat(result.errorMessage()).contains("lost its lease");
+            assertThat(master.store().awaitDispatched(1_000)).isTrue();
+            assertThat(ReplicationTest.topicCount(master.store(), "lease")).as("not shown to readers").isZero();
+
+            renewed.set(System.nanoTime()); // a heartbeat answer names it master again
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> ReplicationTest.topicCount(master.store(), "lease") == 1);
+        }
     }
 }

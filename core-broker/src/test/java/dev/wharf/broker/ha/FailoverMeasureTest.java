@@ -1,0 +1,148 @@
+package dev.wharf.broker.ha;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.wharf.broker.ha.ControllerModeCluster.Replica;
+import dev.wharf.broker.ha.FailoverRun.Fault;
+import dev.wharf.broker.ha.FailoverRun.Outcome;
+import dev.wharf.client.producer.Producer;
+import dev.wharf.client.producer.SendStatus;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Measurements of automatic failover, run by hand (not part of the suite; see the README):
+ * {@code mvn -pl core-broker test -Dtest=FailoverMeasureTest -Dwharf.failover.runs=10}.
+ * <ul>
+ *   <li>failover time with default timeouts, as the producers see it (fault to the acknowledgement of the first
+ *       send begun after it), for a killed (SIGKILL) and a paused (SIGSTOP) master, each {@code runs} times on one
+ *       cluster (the faulted master comes back as a slave before the next fault); p50 and max are printed, and
+ *       every run checks that no acknowledged send is lost;</li>
+ *   <li>steady-state send throughput of the same group (three replica processes, SYNC_MASTER,
+ *       minInSyncReplicas=2) in controller mode and without a controller, measured in turn in the same run
+ *       ({@code -Dwharf.failover.tpsSeconds=20}, {@code -Dwharf.failover.producers=8}).</li>
+ * </ul>
+ */
+@EnabledIfSystemProperty(named = "wharf.failover.runs", matches = "\\d+")
+@Timeout(value = 3, unit = TimeUnit.HOURS)
+class FailoverMeasureTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void failoverTimes() throws Exception {
+        int runs = Integer.getInteger("wharf.failover.runs");
+        try (ControllerModeCluster cluster = new ControllerModeCluster(dir.resolve("failover"))) {
+            for (String name : List.of("a", "b", "c")) {
+                cluster.start(cluster.replica(name));
+            }
+            for (Fault fault : Fault.values()) {
+                List<Long> times = new ArrayList<>();
+                for (int i = 0; i < runs; i++) {
+                    cluster.awaitSyncStateSet(3, Duration.ofSeconds(120));
+                    FailoverRun run = new FailoverRun(cluster, "measure-" + fault.name().toLowerCase());
+                    Outcome o = run.run(fault, 2, 300, 50);
+                    Set<String> lost = new HashSet<>(o.acked());
+                    lost.removeAll(run.consumeAll());
+                    assertThat(lost).as("acknowledged sends lost").isEmpty();
+                    times.add(o.failoverMillis());
+                    System.out.printf("%s run %d: %d ms%n", fault, i + 1, o.failoverMillis());
+                }
+                Collections.sort(times);
+                System.out.printf("FAILOVER %s of the master, %d runs: p50 %d ms, max %d ms (all: %s)%n", fault, runs,
+                        times.get((times.size() - 1) / 2), times.get(times.size() - 1), times);
+            }
+        }
+    }
+
+    @Test
+    void throughputWithAndWithoutController() throws Exception {
+        int seconds = Integer.getInteger("wharf.failover.tpsSeconds", 20);
+        int producers = Integer.getInteger("wharf.failover.producers", 8);
+        double[] withController = new double[2];
+        double[] classic = new double[2];
+        for (int round = 0; round < 2; round++) { // alternate, so drift of a shared machine hits both
+            withController[round] = controllerModeTps(dir.resolve("ctrl-" + round), seconds, producers);
+            classic[round] = classicTps(dir.resolve("classic-" + round), seconds, producers);
+        }
+        double c = (withController[0] + withController[1]) / 2;
+        double k = (classic[0] + classic[1]) / 2;
+        System.out.printf("TPS controller mode %.0f %.0f, without controller %.0f %.0f: ratio %.3f (%d producers,"
+                + " %d s each)%n", withController[0], withController[1], classic[0], classic[1], c / k, producers,
+                seconds);
+    }
+
+    private double controllerModeTps(Path at, int seconds, int producers) throws Exception {
+        try (ControllerModeCluster cluster = new ControllerModeCluster(at)) {
+            for (String name : List.of("a", "b", "c")) {
+                cluster.start(cluster.replica(name));
+            }
+            cluster.awaitSyncStateSet(3, Duration.ofSeconds(120));
+            return tps(cluster, seconds, producers);
+        }
+    }
+
+    private double classicTps(Path at, int seconds, int producers) throws Exception {
+        try (ControllerModeCluster cluster = new ControllerModeCluster(at)) {
+            Replica master = cluster.replica("m");
+            cluster.start(master, "-", "0", "-");
+            cluster.start(cluster.replica("s1"), "-", "1", master.haAddress);
+            cluster.start(cluster.replica("s2"), "-", "2", master.haAddress);
+            return tps(cluster, seconds, producers);
+        }
+    }
+
+    /** Sends from {@code producers} threads for {@code seconds} after a warm-up; acknowledged sends per second. */
+    private static double tps(ControllerModeCluster cluster, int seconds, int producers) throws Exception {
+        AtomicLong acked = new AtomicLong();
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> threads = new ArrayList<>();
+        List<Producer> clients = new ArrayList<>();
+        for (int t = 0; t < producers; t++) {
+            Producer p = new Producer("tps-" + t, cluster.clientConfig());
+            p.start();
+            clients.add(p);
+            int thread = t;
+            Thread s = new Thread(() -> {
+                for (int i = 0; !stop.get(); i++) {
+                    try {
+                        if (p.send(Workload.message("tps", thread + "-" + i)).sendStatus() == SendStatus.SEND_OK) {
+                            acked.incrementAndGet();
+                        }
+                    } catch (Exception e) {
+                        // counted as not acknowledged
+                    }
+                }
+            });
+            s.start();
+            threads.add(s);
+        }
+        try {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> acked.get() >= 2_000);
+            long from = acked.get();
+            long start = System.nanoTime();
+            Thread.sleep(seconds * 1_000L); // the measuring window (a benchmark, not a wait for a condition)
+            long sent = acked.get() - from;
+            return sent / ((System.nanoTime() - start) / 1e9);
+        } finally {
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join(20_000);
+            }
+            clients.forEach(Producer::shutdown);
+        }
+    }
+}
