@@ -2,6 +2,7 @@ package dev.wharf.chaos;
 
 import dev.wharf.chaos.check.Report;
 import dev.wharf.chaos.nemesis.FaultKind;
+import dev.wharf.chaos.nemesis.Partitioner;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -153,10 +154,13 @@ public final class ChaosMain implements Callable<Integer> {
                 throw new CommandLine.ParameterException(new CommandLine(this), "--faults: " + e.getMessage());
             }
         }
-        boolean root = "root".equals(System.getProperty("user.name"));
+        String noPartitions = Partitioner.unavailableReason();
+        if (noPartitions != null) {
+            System.err.println("no partition faults: " + noPartitions);
+        }
         List<FaultKind> out = new ArrayList<>();
         for (FaultKind k : FaultKind.values()) {
-            if ((k.needsControllers() && !controllerMode) || (k.isPartition() && !root)) {
+            if ((k.needsControllers() && !controllerMode) || (k.isPartition() && noPartitions != null)) {
                 continue;
             }
             out.add(k);

@@ -51,6 +51,22 @@ public final class Partitioner implements AutoCloseable {
         return p;
     }
 
+    /**
+     * Why partitions cannot be made on this machine (not root, or no iptables on the PATH); null when they can.
+     */
+    public static String unavailableReason() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "partitions need root (iptables rules and cgroups)";
+        }
+        String path = System.getenv("PATH") == null ? "/usr/sbin:/sbin" : System.getenv("PATH") + ":/usr/sbin:/sbin";
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            if (!dir.isEmpty() && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, "iptables"))) {
+                return null;
+            }
+        }
+        return "partitions need iptables, which is not on the PATH";
+    }
+
     /** The chain holding the run's rules (for the report). */
     public String chain() {
         return chain;
