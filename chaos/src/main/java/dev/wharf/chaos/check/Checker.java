@@ -117,10 +117,12 @@ public final class Checker {
             }
             all.addAll(w);
         });
+        Map<String, Long> reasons = new TreeMap<>();
+        sends.stream().filter(s -> !s.ok()).forEach(s -> reasons.merge(s.reason(), 1L, Long::sum));
         Map<String, Durations> failover = new TreeMap<>();
         windows.forEach((k, v) -> failover.put(k, Durations.of(v)));
         return new Report(sends.size(), acked, sends.size() - acked, seen.size(), deliveries.size(), lost, lostCount,
                 phantoms, duplicates, recoveredUnacked, orderViolations, offsetConflicts, offsetMoved, failover,
-                Durations.of(all), unrecovered, observations);
+                Durations.of(all), unrecovered, reasons, observations);
     }
 }

@@ -17,7 +17,8 @@ import java.util.TreeMap;
 public record Report(long attempts, long acked, long failed, long deliveredDistinct, long deliveries,
                      List<String> lost, long lostCount, long phantoms, long duplicates, long recoveredUnacked,
                      long orderViolations, long offsetConflicts, long offsetMoved, Map<String, Durations> failover,
-                     Durations failoverAll, List<String> unrecovered, Observations observations) {
+                     Durations failoverAll, List<String> unrecovered, Map<String, Long> failureReasons,
+                     Observations observations) {
 
     /** The reasons the run failed; empty when it passed. */
     public List<String> hardFailures() {
@@ -69,6 +70,7 @@ public record Report(long attempts, long acked, long failed, long deliveredDisti
         row(out, "send attempts", String.valueOf(attempts), "");
         row(out, "acknowledged (SEND_OK)", String.valueOf(acked), acked == 0 ? "FAIL" : "");
         row(out, "failed or unanswered", String.valueOf(failed), "");
+        failureReasons.forEach((reason, n) -> row(out, "  " + reason, String.valueOf(n), ""));
         row(out, "delivered (distinct ids)", deliveredDistinct + " of " + deliveries + " deliveries", "");
         row(out, "acknowledged, never delivered", String.valueOf(lostCount), lostCount == 0 ? "ok" : "FAIL");
         row(out, "delivered, never sent", String.valueOf(phantoms), phantoms == 0 ? "ok" : "FAIL");

@@ -82,7 +82,12 @@ public final class Producers implements AutoCloseable {
                     ledger.failed(id, mq.brokerName(), mq.queueId(), sentAt, at, r.sendStatus().name());
                     failed.incrementAndGet();
                 }
-            } catch (ClientException | RuntimeException e) {
+            } catch (ClientException e) {
+                // no answer (the outcome is unknown) or the broker's response code
+                ledger.failed(id, mq.brokerName(), mq.queueId(), sentAt, System.currentTimeMillis(),
+                        e.isNoResponse() ? "NO_ANSWER" : dev.wharf.protocol.ResponseCode.name(e.responseCode()));
+                failed.incrementAndGet();
+            } catch (RuntimeException e) {
                 ledger.failed(id, mq.brokerName(), mq.queueId(), sentAt, System.currentTimeMillis(),
                         e.getClass().getSimpleName());
                 failed.incrementAndGet();
