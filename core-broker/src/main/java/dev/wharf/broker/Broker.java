@@ -89,6 +89,8 @@ public final class Broker {
     /** Services that write to the store on their own (delivery, check-back, lease expiry): masters only. */
     private final List<BrokerService> masterOnly = new ArrayList<>();
     private final BrokerReplica replica;
+    /** Controller mode: the controllers decide the role; null otherwise. */
+    private final ControllerMode controllerMode;
     private NettyRemotingClient namesrvClient;
     private volatile NameServerRegistrar registrar;
     private volatile long storeHost;
@@ -105,6 +107,7 @@ public final class Broker {
         this.settings = validated(settings);
         this.config = settings.broker();
         this.store = Objects.requireNonNull(store, "store");
+        this.controllerMode = settings.controller().isEnableControllerMode() ? new ControllerMode(settings) : null;
         this.parts = new BrokerParts(config, settings.store().rootPath(), store, clock);
         this.replica = new BrokerReplica(config, store, parts, settings.store().rootPath(), () -> registrar,
                 () -> address);
@@ -206,6 +209,10 @@ public final class Broker {
                 transactions.shutdown();
             }
         }));
+        if (controllerMode != null) {
+            controllerMode.wire(ha, (ReplicableStore) store, replica, schedule, transactions, ack, () -> registrar,
+                    this::startRegistration);
+        }
     }
 
     private BrokerService masterOnly(BrokerService service) {
@@ -222,7 +229,8 @@ public final class Broker {
             }
             return null;
         }
-        HaService service = new HaService(settings.ha(), config.getBrokerName(), config.getBrokerId(), replicable,
+        long replicaId = controllerMode != null ? controllerMode.provisionalReplicaId() : config.getBrokerId();
+        HaService service = new HaService(settings.ha(), config.getBrokerName(), replicaId, replicable,
                 settings.store().getMaxMessageSize());
         services.add(new BrokerService() {
             @Override
@@ -311,7 +319,7 @@ public final class Broker {
             replica.loaded(clock.getAsLong());
             holdService.start();
             for (BrokerService service : services) {
-                if (config.isSlave() && masterOnly.contains(service)) {
+                if ((config.isSlave() || controllerMode != null) && masterOnly.contains(service)) {
                     log.info("Not starting {}: this broker is a slave (brokerId={})", service.name(),
                             config.getBrokerId());
                     continue;
@@ -326,9 +334,12 @@ public final class Broker {
             storeHost = HostAddress.pack(address);
             settings.store().setStoreHost(address);
             scheduleTasks();
-            startRegistration();
-            replica.startSync(scheduler);
-            followMasterHaAddress();
+            if (controllerMode != null) {
+                controllerMode.start(address); // registers with the NameServers once the controllers gave an id
+            } else {
+                startRegistration();
+                followMasterHaAddress();
+            }
             state = State.STARTED;
             log.info("Broker {} of cluster {} started on {} (store {})", config.getBrokerName(),
                     config.getBrokerClusterName(), address, settings.store().getStorePathRootDir());
@@ -389,6 +400,7 @@ public final class Broker {
     }
 
     private void startRegistration() {
+        replica.startSync(scheduler);
         List<String> namesrvs = config.namesrvAddrList();
         if (namesrvs.isEmpty()) {
             return;
@@ -476,6 +488,9 @@ public final class Broker {
     }
 
     private void stopEverything(boolean persist) {
+        if (controllerMode != null) {
+            controllerMode.shutdown();
+        }
         if (registrar != null) {
             registrar.unregisterAll();
             registrar = null;

@@ -85,7 +85,8 @@ final class BrokerCommand implements Callable<Integer> {
         String line = ReadyLine.broker(settings.broker().getBrokerName(), broker.address(),
                 settings.broker().getBrokerClusterName(), settings.broker().namesrvAddrList(),
                 settings.store().getStorePathRootDir(), settings.store().getFlushDiskType().name() + ", "
-                        + settings.ha().getBrokerRole() + (broker.haAddress() == null ? ""
+                        + (settings.controller().isEnableControllerMode() ? "controller mode (fenced until the"
+                        + " controllers elect a master)" : settings.ha().getBrokerRole()) + (broker.haAddress() == null ? ""
                         : ", HA port " + broker.ha().haPort()));
         return foreground.runUntilStopped(spec.commandLine().getOut(), line, root.stopSignal());
     }

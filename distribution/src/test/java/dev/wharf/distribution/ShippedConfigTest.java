@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.wharf.broker.config.BrokerConfig;
+import dev.wharf.broker.ha.ControllerModeConfig;
 import dev.wharf.broker.config.BrokerSettings;
 import dev.wharf.common.config.BeanBinder;
 import dev.wharf.namesrv.NameServerConfig;
@@ -53,7 +54,8 @@ class ShippedConfigTest {
     @Test
     void brokerConfDocumentsEveryBrokerStoreAndNetworkKey() throws IOException {
         Map<String, String> documented = settings(conf("broker.conf"), true);
-        List<String> missing = Stream.of(BrokerConfig.class, MessageStoreConfig.class, NettyServerConfig.class)
+        List<String> missing = Stream.of(BrokerConfig.class, MessageStoreConfig.class, NettyServerConfig.class,
+                        ControllerModeConfig.class)
                 .flatMap(type -> BeanBinder.keys(type).stream())
                 .filter(key -> !documented.containsKey(key))
                 .toList();

@@ -23,7 +23,8 @@ public class BrokerConfig {
     /** Cluster the broker registers under at the NameServers. */
     private String brokerClusterName = "DefaultCluster";
     /** 0 = master, greater = slave. */
-    private long brokerId = 0L;
+    /** Volatile: in controller mode it follows the role (0 while master, the controller id while slave). */
+    private volatile long brokerId = 0L;
     /** NameServers as "host:port;host:port"; empty = register nowhere (standalone or in-JVM use). */
     private String namesrvAddr = "";
     /** Address clients are told to connect to (the port is the listen port). */

@@ -1,5 +1,6 @@
 package dev.wharf.broker.config;
 
+import dev.wharf.broker.ha.ControllerModeConfig;
 import dev.wharf.broker.ha.HaConfig;
 import dev.wharf.common.config.BeanBinder;
 import dev.wharf.common.config.ConfigFileReader;
@@ -17,13 +18,20 @@ import java.util.Objects;
  * Each key goes to the bean that has a setter of that name; a key none has is an error naming the key, the
  * closest known key and the file.
  */
-public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, NettyServerConfig netty, HaConfig ha) {
+public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, NettyServerConfig netty, HaConfig ha,
+                             ControllerModeConfig controller) {
 
     public BrokerSettings {
         Objects.requireNonNull(broker, "broker");
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(netty, "netty");
         Objects.requireNonNull(ha, "ha");
+        Objects.requireNonNull(controller, "controller");
+    }
+
+    /** A broker outside controller mode (controller settings at their defaults). */
+    public BrokerSettings(BrokerConfig broker, MessageStoreConfig store, NettyServerConfig netty, HaConfig ha) {
+        this(broker, store, netty, ha, new ControllerModeConfig());
     }
 
     /** A broker that is not replicated (replication settings at their defaults). */
@@ -34,7 +42,7 @@ public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, Nett
     /** Defaults everywhere. */
     public static BrokerSettings defaults() {
         return new BrokerSettings(new BrokerConfig(), new MessageStoreConfig(), new NettyServerConfig(),
-                new HaConfig());
+                new HaConfig(), new ControllerModeConfig());
     }
 
     /**
@@ -56,7 +64,8 @@ public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, Nett
     public static BrokerSettings from(Map<String, String> settings, String source) {
         BrokerSettings out = defaults();
         try {
-            BeanBinder.bindStrict(settings, source, out.broker, out.store, out.netty, out.ha);
+            BeanBinder.bindStrict(settings, source, out.broker, out.store, out.netty, out.ha,
+                    out.controller);
         } catch (IllegalArgumentException e) {
             if (e.getMessage() != null && e.getMessage().contains(source)) {
                 throw e;
@@ -71,10 +80,22 @@ public record BrokerSettings(BrokerConfig broker, MessageStoreConfig store, Nett
         return out;
     }
 
-    /** Validates the broker, store and replication beans (the network bean validates in its setters). */
+    /**
+     * Validates the broker, store, replication and controller-mode beans (the network bean validates in its
+     * setters). In controller mode brokerId is the replica's id at the controller, not its role, so replication is
+     * validated as for the role an elected replica takes.
+     */
     public void validate() {
         broker.validate();
         store.validate();
-        ha.validate(broker.getBrokerId());
+        if (controller.isEnableControllerMode()) {
+            if (!ha.getBrokerRole().isMaster()) {
+                controller.validate(ha.getBrokerRole()); // says what brokerRole means in controller mode
+            }
+            ha.validate(0);
+            controller.validate(ha.getBrokerRole());
+        } else {
+            ha.validate(broker.getBrokerId());
+        }
     }
 }

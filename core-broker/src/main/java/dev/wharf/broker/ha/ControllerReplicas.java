@@ -35,6 +35,7 @@ public final class ControllerReplicas implements AutoCloseable {
     private final ControllerClient client;
     private final ScheduledExecutorService syncCheck;
     private volatile MasterLease lease;
+    private volatile RoleTaken roleTaken = (master, brokerId, masterAddress, epoch) -> { };
     /** The broker address of the master followed, until its HA address is known (it may still be starting). */
     private volatile String masterToResolve;
 
@@ -81,6 +82,23 @@ public final class ControllerReplicas implements AutoCloseable {
         });
     }
 
+    /** Told after this replica took the role the controller gave it (on the controller client's role thread). */
+    @FunctionalInterface
+    public interface RoleTaken {
+        /**
+         * @param master        whether this replica is now the master
+         * @param brokerId      this replica's id at the controller
+         * @param masterAddress the master's broker address (this replica's own when master)
+         * @param epoch         the master epoch
+         */
+        void roleTaken(boolean master, long brokerId, String masterAddress, int epoch);
+    }
+
+    /** Sets who hears of role changes (the broker: services, registration); set it before {@link #start()}. */
+    public void onRoleTaken(RoleTaken listener) {
+        this.roleTaken = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
     /** Registers and heartbeats; the role follows as the controller answers. */
     public void start() throws ControllerException, InterruptedException {
         ha.setFenced("Broker " + ha.brokerName() + " runs in controller mode and was not elected master yet;"
@@ -101,9 +119,11 @@ public final class ControllerReplicas implements AutoCloseable {
             if (masterId == client.brokerId()) {
                 ha.setSyncStateSet(Set.of()); // a new master's set is itself: slaves earn their way back in
                 ha.changeToMaster(epoch, masterRole);
+                roleTaken.roleTaken(true, masterId, masterAddress, epoch);
             } else if (masterId > 0 && masterAddress != null) {
                 masterToResolve = masterAddress;
                 ha.changeToSlave(haAddressOf.apply(masterAddress), client.brokerId());
+                roleTaken.roleTaken(false, client.brokerId(), masterAddress, epoch);
             } else {
                 log.warn("{} has no master at epoch {} (no in-sync replica alive)", brokerName, epoch);
             }

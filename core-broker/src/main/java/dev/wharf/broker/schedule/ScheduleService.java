@@ -125,6 +125,7 @@ public final class ScheduleService {
             }
         }
         settled.load(lowWater);
+        levels.clear(); // started again after a stop (a replica elected master again)
         long timerEnd = store.getMaxOffsetInQueue(SystemTopics.SCHEDULE_TOPIC, layout.timerQueueId());
         settled.clearFrom(timerEnd); // offsets the queue no longer has (a commit-log tail lost in a crash)
         for (int q = 0; q < layout.levelCount(); q++) {

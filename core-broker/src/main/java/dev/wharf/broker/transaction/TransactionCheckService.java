@@ -196,6 +196,23 @@ final class TransactionCheckService {
     }
 
     /** Stops END_TRANSACTION and the rounds, then persists the progress; never throws. */
+    /** Stops the rounds (a round in progress finishes) and persists the progress; {@link #start()} may follow. */
+    synchronized void stopRounds() {
+        if (scheduler == null) {
+            return;
+        }
+        scheduler.shutdown();
+        try {
+            if (!scheduler.awaitTermination(3, TimeUnit.SECONDS)) {
+                scheduler.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        persist();
+        scheduler = null;
+    }
+
     synchronized void shutdown() {
         endTransactionExecutor.shutdown();
         if (scheduler != null) {

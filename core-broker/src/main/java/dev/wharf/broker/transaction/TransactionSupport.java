@@ -73,6 +73,22 @@ public final class TransactionSupport {
         checkService.start();
     }
 
+    /**
+     * Starts the check-back rounds again after {@link #stopCheckBack()} (a replica elected master again): the index
+     * is rebuilt from the half topic as at start.
+     */
+    public void startCheckBack() throws IOException {
+        checkService.start();
+    }
+
+    /**
+     * Stops the check-back rounds and persists their progress, leaving END_TRANSACTION processing on (a master
+     * that became a slave: its puts are refused, so it must not ask producers about transactions).
+     */
+    public void stopCheckBack() {
+        checkService.stopRounds();
+    }
+
     /** Stops END_TRANSACTION processing and the check-back, and persists the check progress. Never throws. */
     public void shutdown() {
         checkService.shutdown();

@@ -1,0 +1,182 @@
+package dev.wharf.broker.ha;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.wharf.client.ClientConfig;
+import dev.wharf.controller.Controller;
+import dev.wharf.controller.ControllerConfig;
+import dev.wharf.controller.client.ControllerAdmin;
+import dev.wharf.namesrv.NameServer;
+import dev.wharf.protocol.body.ControllerData.BrokerGroupInfo;
+import dev.wharf.remoting.NettyServerConfig;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A controller-mode cluster on loopback: a NameServer and three Raft controllers in this JVM, and replicas of one
+ * broker name as child processes ({@link ChildReplicaMain}) that a test can kill -9, pause and restart on their store.
+ */
+final class ControllerModeCluster implements AutoCloseable {
+
+    static final String NAME = HaCluster.NAME;
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private final Path dir;
+    private final NameServer nameServer;
+    private final List<Controller> controllers = new ArrayList<>();
+    private final List<Replica> replicas = new ArrayList<>();
+    private final ControllerAdmin admin;
+
+    /** One replica process: its store folder, and its process and broker address while running. */
+    static final class Replica {
+        final Path store;
+        final Path log;
+        Process process;
+        String address;
+
+        Replica(Path store, Path log) {
+            this.store = store;
+            this.log = log;
+        }
+    }
+
+    ControllerModeCluster(Path dir) throws Exception {
+        this.dir = dir;
+        nameServer = NameServer.onPort(0);
+        nameServer.start();
+        List<String> peers = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            try (ServerSocket s = new ServerSocket(0)) {
+                peers.add("n" + i + "=127.0.0.1:" + s.getLocalPort());
+            }
+        }
+        List<Thread> starting = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ControllerConfig c = new ControllerConfig();
+            c.setControllerPeers(String.join(",", peers));
+            c.setControllerSelfId("n" + i);
+            c.setControllerStorePath(dir.resolve("controller-" + i).toString());
+            Controller controller = new Controller(c);
+            controllers.add(controller);
+            Thread t = new Thread(() -> {
+                NettyServerConfig server = new NettyServerConfig();
+                server.setListenPort(0);
+                server.setSelectorThreads(1);
+                controller.start(server);
+            });
+            t.start();
+            starting.add(t);
+        }
+        for (Thread t : starting) {
+            t.join();
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> controllers.stream().anyMatch(Controller::isLeader));
+        admin = new ControllerAdmin(controllerAddr(), 5_000);
+    }
+
+    String namesrvAddr() {
+        return nameServer.address();
+    }
+
+    String controllerAddr() {
+        return String.join(";", controllers.stream().map(Controller::address).toList());
+    }
+
+    /** A new replica with its own store folder (started with {@link #start(Replica)}). */
+    Replica replica(String name) {
+        Replica r = new Replica(dir.resolve(name), dir.resolve(name + ".log"));
+        replicas.add(r);
+        return r;
+    }
+
+    /** Starts the replica's process on its store and waits until it listens. */
+    void start(Replica r) throws IOException {
+        Path addressFile = dir.resolve(r.store.getFileName() + ".address");
+        Files.deleteIfExists(addressFile);
+        r.process = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx192m",
+                "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                ChildReplicaMain.class.getName(), r.store.toString(), addressFile.toString(), namesrvAddr(),
+                controllerAddr())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(r.log.toFile()))
+                .start();
+        Process p = r.process;
+        await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(addressFile) || !p.isAlive());
+        if (!p.isAlive()) {
+            throw new IllegalStateException("replica " + r.store.getFileName() + " died at start; see " + r.log);
+        }
+        r.address = Files.readString(addressFile, StandardCharsets.UTF_8).trim();
+    }
+
+    /** kill -9: no shutdown hook, nothing flushed. */
+    void kill(Replica r) throws InterruptedException {
+        r.process.destroyForcibly();
+        if (!r.process.waitFor(20, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("replica " + r.store.getFileName() + " did not die");
+        }
+    }
+
+    /** The controllers' view of the group (from their leader). */
+    BrokerGroupInfo group() throws Exception {
+        List<BrokerGroupInfo> groups = admin.brokerGroups(NAME);
+        return groups.isEmpty() ? null : groups.get(0);
+    }
+
+    /** The running replica at the master's address, or null. */
+    Replica master() throws Exception {
+        BrokerGroupInfo g = group();
+        if (g == null || !g.hasMaster()) {
+            return null;
+        }
+        for (Replica r : replicas) {
+            if (r.process != null && r.process.isAlive() && g.masterAddress().equals(r.address)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    /** Waits until a master is elected and {@code size} replicas are in its sync-state set. */
+    void awaitSyncStateSet(int size, Duration within) {
+        await().atMost(within).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
+            BrokerGroupInfo g = group();
+            return g != null && g.hasMaster() && g.masterAlive() && g.syncStateSet().size() >= size;
+        });
+    }
+
+    ClientConfig clientConfig() {
+        ClientConfig config = new ClientConfig();
+        config.setNamesrvAddr(namesrvAddr());
+        config.setInstanceName("ctrl-" + INSTANCES.incrementAndGet());
+        config.setPollNameServerInterval(1_000);
+        config.setHeartbeatBrokerInterval(1_000);
+        config.setMqClientApiTimeout(3_000);
+        config.setClientCallbackExecutorThreads(2);
+        return config;
+    }
+
+    @Override
+    public void close() {
+        for (Replica r : replicas) {
+            if (r.process != null) {
+                r.process.destroyForcibly();
+                try {
+                    r.process.waitFor(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+        admin.close();
+        controllers.forEach(Controller::shutdown);
+        nameServer.shutdown();
+    }
+}
