@@ -36,11 +36,11 @@ public final class ChaosMain implements Callable<Integer> {
             description = "Folder of the run (nodes' data and logs, ledger, report.txt). Default: chaos-runs/TIME")
     Path dir;
 
-    @Option(names = "--controller-mode", description = "Brokers in controller mode (enableControllerMode=true)"
-            + " with --controllers Raft controllers: masters are elected and fail over automatically. Default: off,"
-            + " classic SYNC_MASTER/SLAVE groups with fixed roles, where a killed master's group is unavailable"
-            + " until the master is back.")
-    boolean controllerMode;
+    @Option(names = "--classic", description = "Classic groups with fixed roles (a SYNC_MASTER and its slaves, no"
+            + " controllers): a killed master's group is unavailable until the master is back, and nothing it"
+            + " acknowledged may be lost. Default: controller mode, where --controllers Raft controllers elect the"
+            + " masters (enableControllerMode=true) and groups fail over automatically.")
+    boolean classic;
 
     @Option(names = "--fault-seconds", defaultValue = "60", paramLabel = "S",
             description = "How long the nemesis injects faults. Default: ${DEFAULT-VALUE}")
@@ -93,7 +93,7 @@ public final class ChaosMain implements Callable<Integer> {
     int replicas;
 
     @Option(names = "--controllers", defaultValue = "3", paramLabel = "N",
-            description = "Controllers in controller mode (1, 3 or 5).")
+            description = "Controllers (1, 3 or 5); none with --classic.")
     int controllers;
 
     @Option(names = "--queues", defaultValue = "4", paramLabel = "N", description = "Queues per broker name.")
@@ -139,7 +139,7 @@ public final class ChaosMain implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--fault-seconds must be >= 0,"
                     + " --hold-ms >= 100, --quiet-ms >= 0, --producers, --rate and --queues >= 1");
         }
-        return new RunOptions(runDir.toAbsolutePath(), controllerMode, nameServers, brokerGroups, replicas,
+        return new RunOptions(runDir.toAbsolutePath(), !classic, nameServers, brokerGroups, replicas,
                 controllers, kinds, faultSeconds, quietMillis, holdMillis, warmupSeconds, recoverySeconds,
                 drainSeconds, producers, rate, sendTimeoutMillis, queues, heapMb,
                 seed != null ? seed : System.currentTimeMillis(), routePollMillis, brokerSettings,
@@ -160,7 +160,7 @@ public final class ChaosMain implements Callable<Integer> {
         }
         List<FaultKind> out = new ArrayList<>();
         for (FaultKind k : FaultKind.values()) {
-            if ((k.needsControllers() && !controllerMode) || (k.isPartition() && noPartitions != null)) {
+            if ((k.needsControllers() && classic) || (k.isPartition() && noPartitions != null)) {
                 continue;
             }
             out.add(k);

@@ -15,10 +15,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The short chaos run of the normal suite: a NameServer and two broker groups of a SYNC_MASTER and two slaves as
- * real processes, about a minute of faults (kill -9 and restart of masters and slaves, SIGSTOP/SIGCONT, and
- * iptables partitions when running as root), then the checker: nothing acknowledged may be lost, and the figures
- * are printed.
+ * The short chaos run of the normal suite, in controller mode: a NameServer, three Raft controllers and two broker
+ * names of three SYNC_MASTER replicas (minInSyncReplicas=2) as real processes, about a minute of faults (kill -9
+ * and restart of masters, slaves and the controller leader, SIGSTOP/SIGCONT, and iptables partitions when running
+ * as root), then the checker: nothing acknowledged may be lost, no epoch may have two masters, every group must
+ * serve again at the end; the figures are printed.
  */
 class ShortChaosRunTest {
 
@@ -28,13 +29,13 @@ class ShortChaosRunTest {
     @Test
     @Timeout(420)
     void aMinuteOfFaultsLosesNoAcknowledgedMessage() throws Exception {
-        List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.KILL_MASTER, FaultKind.KILL_SLAVE,
-                FaultKind.PAUSE_MASTER, FaultKind.PAUSE_SLAVE));
+        List<FaultKind> kinds = new ArrayList<>(List.of(FaultKind.KILL_MASTER, FaultKind.PAUSE_MASTER,
+                FaultKind.KILL_CONTROLLER_LEADER, FaultKind.KILL_SLAVE));
         if (Partitioner.unavailableReason() == null) {
-            kinds.add(FaultKind.PARTITION_MASTER);
             kinds.add(FaultKind.PARTITION_MASTER_KEEP_CLIENTS);
+            kinds.add(FaultKind.PARTITION_MASTER);
         }
-        RunOptions options = new RunOptions(dir, false, 1, 2, 3, 3, kinds, 60, 3_000, 5_000, 3, 10, 90, 4, 200,
+        RunOptions options = new RunOptions(dir, true, 1, 2, 3, 3, kinds, 60, 3_000, 5_000, 3, 10, 90, 4, 200,
                 3_000, 4, 128, 11L, 30_000, Map.of(), Map.of());
         Report report = new ChaosRun(options, ProcessHandle.current().info().command().orElse("java"),
                 System.getProperty("java.class.path")).run();
@@ -49,7 +50,10 @@ class ShortChaosRunTest {
         assertThat(report.phantoms()).isZero();
         assertThat(report.unrecovered()).isEmpty();
         assertThat(report.hardFailures()).isEmpty();
-        // a killed or partitioned master makes its group refuse sends until it is back
+        assertThat(report.observations().epochConflicts()).isEmpty();
+        // a killed, paused or partitioned master makes its group refuse sends until another one is elected
         assertThat(report.failoverAll().count()).isPositive();
+        assertThat(report.observations().epochsSeen().values().stream().mapToInt(Integer::intValue).sum())
+                .as("master epochs seen: every election is a new epoch").isGreaterThan(2);
     }
 }

@@ -75,7 +75,8 @@ public final class Cluster implements AutoCloseable {
                 Map<String, String> conf = new LinkedHashMap<>();
                 conf.put("brokerClusterName", ClusterSpec.clusterName());
                 conf.put("brokerName", name);
-                conf.put("brokerId", String.valueOf(id));
+                // in controller mode 0 asks the controllers for an id (kept in the store folder across restarts)
+                conf.put("brokerId", String.valueOf(spec.controllerMode() ? 0 : id));
                 conf.put("listenPort", String.valueOf(listen));
                 conf.put("haListenPort", String.valueOf(ha));
                 conf.put("storePathRootDir", dir.resolve("store").toString());

@@ -46,8 +46,8 @@ public final class Nemesis {
         this.random = new Random(seed);
         for (FaultKind k : kinds) {
             if (k.needsControllers() && cluster.controllers().isEmpty()) {
-                throw new IllegalArgumentException("fault " + k.optionName() + " needs controllers: run with"
-                        + " --controller-mode or leave it out of --faults");
+                throw new IllegalArgumentException("fault " + k.optionName() + " needs controllers: run without"
+                        + " --classic or leave it out of --faults");
             }
             if (k.isPartition() && partitioner == null) {
                 throw new IllegalArgumentException("fault " + k.optionName() + " needs iptables rules");
