@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.wharf.chaos.check.Checker;
 import dev.wharf.chaos.check.Observations;
 import dev.wharf.chaos.check.Report;
+import dev.wharf.chaos.nemesis.FaultEvent;
+import dev.wharf.chaos.nemesis.FaultKind;
 import dev.wharf.chaos.workload.Ledger;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -78,6 +80,7 @@ class CheckerTest {
         assertThat(r.failover().get("broker-b").count()).isEqualTo(1);
         assertThat(r.failover().get("broker-b").max()).isEqualTo(3_500);
         assertThat(r.unrecovered()).containsExactly("broker-b since 6000");
+        assertThat(r.failoverByFault()).containsOnlyKeys("no fault");
         assertThat(r.hardFailures()).hasSize(3).anySatisfy(f -> assertThat(f).contains("never delivered"))
                 .anySatisfy(f -> assertThat(f).contains("no producer sent"))
                 .anySatisfy(f -> assertThat(f).contains("still failing"));
@@ -86,6 +89,26 @@ class CheckerTest {
         r.print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("VERDICT: FAIL")
                 .containsPattern("acknowledged, never delivered +\\| 1 ");
+    }
+
+    @Test
+    void aWindowIsChargedToTheLatestFaultBegunBeforeIt() throws Exception {
+        try (Ledger l = new Ledger(dir)) {
+            l.failed("0-0", "broker-a", 0, 10_000, 13_000, "NO_ANSWER");
+            l.acked("0-1", "broker-a", 0, 0, 14_000, 14_500);
+            l.failed("0-2", "broker-a", 0, 100_000, 100_010, "SERVICE_NOT_AVAILABLE");
+            l.acked("0-3", "broker-a", 0, 1, 100_100, 100_200);
+            l.delivered("0-1", "broker-a", 0, 0, 15_000);
+            l.delivered("0-3", "broker-a", 0, 1, 101_000);
+        }
+        Observations faults = new Observations(true, List.of(
+                new FaultEvent(FaultKind.PAUSE_SLAVE, "broker-a-2", 1_000, 7_000, ""),
+                new FaultEvent(FaultKind.PAUSE_MASTER, "broker-a-0", 10_500, 16_000, "")),
+                List.of(), 0, null, Map.of(), 10, 0);
+        Report r = Checker.check(dir, faults);
+        assertThat(r.failoverByFault()).containsOnlyKeys("pause-master", "no fault");
+        assertThat(r.failoverByFault().get("pause-master").max()).isEqualTo(4_500);
+        assertThat(r.failoverByFault().get("no fault").max()).isEqualTo(200);
     }
 
     @Test

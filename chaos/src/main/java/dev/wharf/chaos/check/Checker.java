@@ -2,6 +2,7 @@ package dev.wharf.chaos.check;
 
 import dev.wharf.chaos.check.LedgerReader.Delivery;
 import dev.wharf.chaos.check.LedgerReader.Send;
+import dev.wharf.chaos.nemesis.FaultEvent;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,12 +21,15 @@ import java.util.TreeMap;
  *       (each producer thread sends one at a time, so its order is known);</li>
  *   <li>offsets: one queue offset delivered with two different ids (a cut-and-rewritten queue), and acknowledged
  *       offsets that differ from the delivered one;</li>
- *   <li>failover: per broker name, from the first failed send to the answer of the next acknowledged one.</li>
+ *   <li>failover: per broker name, from the first failed send to the answer of the next acknowledged one; each
+ *       window is also charged to the latest fault begun before it.</li>
  * </ul>
  */
 public final class Checker {
 
     private static final int LOST_SAMPLE = 10;
+    /** How long after a fault's repair a new window is still charged to it (a restarted replica catching up). */
+    private static final long AFTERMATH_MILLIS = 20_000;
 
     private Checker() {
     }
@@ -98,6 +102,7 @@ public final class Checker {
         Map<String, List<Send>> perBroker = new TreeMap<>();
         sends.forEach(s -> perBroker.computeIfAbsent(s.broker(), k -> new ArrayList<>()).add(s));
         List<Long> all = new ArrayList<>();
+        Map<String, List<Long>> duringFault = new TreeMap<>();
         perBroker.forEach((broker, list) -> {
             list.sort(Comparator.comparingLong(Send::sentAt));
             List<Long> w = windows.computeIfAbsent(broker, k -> new ArrayList<>());
@@ -108,7 +113,10 @@ public final class Checker {
                         start = s.sentAt();
                     }
                 } else if (start >= 0) {
-                    w.add(Math.max(0, s.answeredAt() - start));
+                    long length = Math.max(0, s.answeredAt() - start);
+                    w.add(length);
+                    duringFault.computeIfAbsent(faultAt(observations.faults(), start), k -> new ArrayList<>())
+                            .add(length);
                     start = -1;
                 }
             }
@@ -121,8 +129,27 @@ public final class Checker {
         sends.stream().filter(s -> !s.ok()).forEach(s -> reasons.merge(s.reason(), 1L, Long::sum));
         Map<String, Durations> failover = new TreeMap<>();
         windows.forEach((k, v) -> failover.put(k, Durations.of(v)));
+        Map<String, Durations> byFault = new TreeMap<>();
+        duringFault.forEach((k, v) -> byFault.put(k, Durations.of(v)));
         return new Report(sends.size(), acked, sends.size() - acked, seen.size(), deliveries.size(), lost, lostCount,
                 phantoms, duplicates, recoveredUnacked, orderViolations, offsetConflicts, offsetMoved, failover,
-                Durations.of(all), unrecovered, reasons, observations);
+                Durations.of(all), byFault, unrecovered, reasons, observations);
+    }
+
+    /**
+     * The kind of the latest fault that began before a window did (a second of slack for clocks read on different
+     * threads), or "no fault" when there is none or it was healed more than {@link #AFTERMATH_MILLIS} before.
+     */
+    private static String faultAt(List<FaultEvent> faults, long windowStart) {
+        FaultEvent latest = null;
+        for (FaultEvent f : faults) {
+            if (f.startedAt() - 1_000 <= windowStart && (latest == null || f.startedAt() > latest.startedAt())) {
+                latest = f;
+            }
+        }
+        if (latest == null || (latest.healedAt() > 0 && windowStart > latest.healedAt() + AFTERMATH_MILLIS)) {
+            return "no fault";
+        }
+        return latest.kind().optionName();
     }
 }

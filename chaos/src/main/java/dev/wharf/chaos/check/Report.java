@@ -17,7 +17,7 @@ import java.util.TreeMap;
 public record Report(long attempts, long acked, long failed, long deliveredDistinct, long deliveries,
                      List<String> lost, long lostCount, long phantoms, long duplicates, long recoveredUnacked,
                      long orderViolations, long offsetConflicts, long offsetMoved, Map<String, Durations> failover,
-                     Durations failoverAll, List<String> unrecovered, Map<String, Long> failureReasons,
+                     Durations failoverAll, Map<String, Durations> failoverByFault, List<String> unrecovered, Map<String, Long> failureReasons,
                      Observations observations) {
 
     /** The reasons the run failed; empty when it passed. */
@@ -91,6 +91,8 @@ public record Report(long attempts, long acked, long failed, long deliveredDisti
         row(out, "unavailability windows", String.valueOf(failoverAll.count()), "");
         row(out, "failover p50 / max (ms)", failoverAll.p50() + " / " + failoverAll.max(), "");
         failover.forEach((broker, d) -> row(out, "  " + broker + " p50 / max (ms)", d.p50() + " / " + d.max()
+                + " (" + d.count() + " windows)", ""));
+        failoverByFault.forEach((fault, d) -> row(out, "  during " + fault + " (ms)", d.p50() + " / " + d.max()
                 + " (" + d.count() + " windows)", ""));
         row(out, "still failing at the end", unrecovered.isEmpty() ? "none" : unrecovered.toString(),
                 unrecovered.isEmpty() ? "ok" : "FAIL");
