@@ -1,6 +1,7 @@
 package dev.wharf.chaos;
 
 import dev.wharf.chaos.check.Report;
+import dev.wharf.chaos.cluster.Cgroups;
 import dev.wharf.chaos.nemesis.FaultKind;
 import dev.wharf.chaos.nemesis.Partitioner;
 import java.io.File;
@@ -118,12 +119,25 @@ public final class ChaosMain implements Callable<Integer> {
             description = "An extra controller configuration key (repeatable), e.g. controllerHeartBeatTimeoutMills=3000.")
     Map<String, String> controllerSettings = new LinkedHashMap<>();
 
+    @Option(names = "--cleanup", description = "Removes what runs whose checker was killed left behind (their"
+            + " iptables chains WCHAOS-*, their server processes and cgroups wharf-chaos-*) and exits. Only while no"
+            + " run is active.")
+    boolean cleanup;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new ChaosMain()).setExitCodeExceptionMapper(e -> 2).execute(args));
     }
 
     @Override
     public Integer call() throws Exception {
+        if (cleanup) {
+            List<String> removed = new ArrayList<>(Cgroups.removeStale());
+            if (Partitioner.unavailableReason() == null) {
+                Partitioner.removeStale().forEach(c -> removed.add("iptables chain " + c));
+            }
+            System.out.println(removed.isEmpty() ? "nothing left behind" : "removed: " + String.join(", ", removed));
+            return 0;
+        }
         RunOptions options = options();
         Report report = new ChaosRun(options, javaCommand(), classPath()).run();
         report.print(System.out);

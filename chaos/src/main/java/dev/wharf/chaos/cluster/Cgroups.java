@@ -3,8 +3,11 @@ package dev.wharf.chaos.cluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * One cgroup (v2) per node under a folder of its own for the run. Partitions need to tell apart the senders of
@@ -80,6 +83,44 @@ public final class Cgroups {
         Path dir = mount.resolve(pathOf(node));
         Files.createDirectories(dir);
         return dir.resolve("cgroup.procs");
+    }
+
+    /**
+     * Ends the processes left in the cgroups of runs whose checker died (they are server processes such a run
+     * started) and removes those cgroups; answers what it removed. Only for when no run is active.
+     */
+    public static List<String> removeStale() throws IOException, InterruptedException {
+        Optional<Path> mount = cgroup2Mount();
+        List<String> out = new ArrayList<>();
+        if (mount.isEmpty()) {
+            return out;
+        }
+        try (Stream<Path> runs = Files.list(mount.get())) {
+            for (Path run : runs.filter(p -> p.getFileName().toString().startsWith("wharf-chaos-")).toList()) {
+                List<Path> nodes;
+                try (Stream<Path> s = Files.list(run)) {
+                    nodes = s.filter(Files::isDirectory).toList();
+                }
+                for (Path node : nodes) {
+                    for (String pid : Files.readAllLines(node.resolve("cgroup.procs"))) {
+                        if (!pid.isBlank()) {
+                            ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(ProcessHandle::destroyForcibly);
+                            out.add("process " + pid.trim() + " of " + node.getFileName());
+                        }
+                    }
+                }
+                for (Path node : nodes) {
+                    for (int attempt = 0; attempt < 50 && !Files.readAllLines(node.resolve("cgroup.procs")).isEmpty();
+                         attempt++) {
+                        TimeUnit.MILLISECONDS.sleep(100); // the killed processes leave their cgroup as they end
+                    }
+                    Files.deleteIfExists(node);
+                }
+                Files.deleteIfExists(run);
+                out.add("cgroup " + run.getFileName());
+            }
+        }
+        return out;
     }
 
     /** Removes the (then empty) cgroups of the nodes and the run's folder. */

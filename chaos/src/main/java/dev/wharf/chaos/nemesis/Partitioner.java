@@ -25,6 +25,8 @@ public final class Partitioner implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Partitioner.class);
 
+    private static final String PREFIX = "WCHAOS-";
+
     private final String chain;
     private final Cgroups cgroups;
     private boolean open;
@@ -44,7 +46,7 @@ public final class Partitioner implements AutoCloseable {
             throw new IllegalStateException("partitions need a cgroup per process: " + cgroups.unavailableBecause()
                     + ". Run as root, or leave the partition faults out (--faults).");
         }
-        Partitioner p = new Partitioner("WCHAOS-" + runName, cgroups);
+        Partitioner p = new Partitioner(PREFIX + runName, cgroups);
         p.iptables(true, "-N", p.chain);
         p.open = true;
         p.iptables(true, "-I", "OUTPUT", "-j", p.chain);
@@ -65,6 +67,41 @@ public final class Partitioner implements AutoCloseable {
             }
         }
         return "partitions need iptables, which is not on the PATH";
+    }
+
+    /**
+     * Removes the chains of runs whose checker died without cleaning up (killed with SIGKILL, say); answers their
+     * names. Only for when no run is active: it cannot tell a dead run's chain from a live one's.
+     */
+    public static List<String> removeStale() {
+        Partitioner lister = new Partitioner("", null);
+        List<String> out = new ArrayList<>();
+        for (String line : lister.output("-S")) {
+            if (line.startsWith("-N " + PREFIX)) {
+                String chain = line.substring(3).trim();
+                Partitioner p = new Partitioner(chain, null);
+                p.open = true;
+                p.close();
+                out.add(chain);
+            }
+        }
+        return out;
+    }
+
+    private List<String> output(String... args) {
+        List<String> cmd = new ArrayList<>(List.of("iptables", "-w"));
+        cmd.addAll(List.of(args));
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(30, TimeUnit.SECONDS);
+            return out.lines().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run iptables", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
     }
 
     /** The chain holding the run's rules (for the report). */
