@@ -25,13 +25,16 @@ import picocli.CommandLine.Option;
  * that nothing acknowledged was lost. Exit code 0: passed; 1: a hard failure (see {@link Report}); 2: bad options or
  * the cluster could not be set up.
  */
-@Command(name = "wharf-chaos", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
+@Command(name = "wharf-chaos", usageHelpAutoWidth = true,
         description = {"Starts NameServers, (controllers) and broker groups of a master and slaves as child processes"
                 + " on 127.0.0.1, sends unique messages and reads them back while a nemesis kills (-9), pauses"
                 + " (SIGSTOP) and partitions (iptables, needs root) processes, then checks the ledger: acknowledged"
                 + " but never delivered must be 0; duplicates, order violations, split brain and failover times are"
                 + " reported. Exit code 1 on a hard failure."})
 public final class ChaosMain implements Callable<Integer> {
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Shows this help and exits.")
+    boolean help;
 
     @Option(names = "--dir", paramLabel = "DIR",
             description = "Folder of the run (nodes' data and logs, ledger, report.txt). Default: chaos-runs/TIME")
