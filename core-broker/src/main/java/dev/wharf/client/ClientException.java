@@ -17,6 +17,7 @@ public class ClientException extends Exception {
     public static final int NO_RESPONSE = -1;
 
     private final int responseCode;
+    private final boolean storedNothing;
 
     public ClientException(String message) {
         this(NO_RESPONSE, message, null);
@@ -31,8 +32,25 @@ public class ClientException extends Exception {
     }
 
     public ClientException(int responseCode, String message, Throwable cause) {
+        this(responseCode, message, cause, false);
+    }
+
+    /**
+     * @param storedNothing the request certainly had no effect (it never reached a server, or the server said it
+     *                      refused it before acting), so sending it again cannot make it take effect twice
+     */
+    public ClientException(int responseCode, String message, Throwable cause, boolean storedNothing) {
         super(message, cause);
         this.responseCode = responseCode;
+        this.storedNothing = storedNothing;
+    }
+
+    /**
+     * Whether the request certainly had no effect: it never reached a server (no connection, no master known), or
+     * the server refused it before acting on it. False when it may have taken effect (a timeout, a lost answer).
+     */
+    public boolean storedNothing() {
+        return storedNothing;
     }
 
     /** The server's response code, or {@link #NO_RESPONSE}. */

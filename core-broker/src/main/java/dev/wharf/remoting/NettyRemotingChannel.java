@@ -249,7 +249,8 @@ final class NettyRemotingChannel implements RemotingChannel {
         for (PendingRequest call : pending.values()) {
             if (pending.remove(call.opaque(), call)) {
                 call.fail(new RemotingConnectException(remoteAddress(), "connection to " + remoteAddress()
-                        + " closed before the response to " + RequestCode.describe(call.code()) + " arrived", null));
+                        + " closed before the response to " + RequestCode.describe(call.code()) + " arrived", null,
+                        true));
             }
         }
     }

@@ -372,12 +372,28 @@ public final class HaService {
         }
     }
 
-    /** SYNC_MASTER: admit every put (unless fenced), then wait for the slaves. */
+    /**
+     * SYNC_MASTER: admit every put (unless fenced), then wait for the slaves. In controller mode a put is refused
+     * before it is stored while fewer members of the sync-state set than needed are connected (right after a
+     * failover, until a replica has joined the new master): the sender can retry without storing it twice.
+     */
     private final class SyncMasterGate implements PutReplication {
 
         @Override
         public PutMessageResult admit() {
-            return fencedResult();
+            PutMessageResult fence = fencedResult();
+            if (fence != null || syncSlaves == null || config.isSyncMasterDegradeToAsync()) {
+                return fence;
+            }
+            ReplicaTracker t = tracker;
+            int inSync = t.inSyncCount();
+            if (inSync >= t.requiredAcks()) {
+                return null;
+            }
+            return PutMessageResult.failure(PutMessageStatus.SERVICE_NOT_AVAILABLE, "Broker " + brokerName + " has "
+                    + inSync + " replica(s) of its sync-state set connected and needs " + t.requiredAcks()
+                    + " (minInSyncReplicas=" + config.getMinInSyncReplicas() + "); nothing was stored: send again in a"
+                    + " moment (after a failover the other replicas join the new master within seconds)");
         }
 
         @Override
@@ -385,8 +401,9 @@ public final class HaService {
             ReplicaTracker tracker = HaService.this.tracker;
             ReplicaWaiters waiters = HaService.this.waiters;
             if (waiters == null) {
+                // stored but its replication is unknown: a timeout for the slaves, not a refusal (nothing stored)
                 return CompletableFuture.completedFuture(PutMessageResult.failure(
-                        PutMessageStatus.SERVICE_NOT_AVAILABLE, "Broker " + brokerName + " changed its role while"
+                        PutMessageStatus.FLUSH_SLAVE_TIMEOUT, "Broker " + brokerName + " changed its role while"
                                 + " the message was stored; it may or may not be replicated: send it again."));
             }
             int inSync = tracker.inSyncCount();

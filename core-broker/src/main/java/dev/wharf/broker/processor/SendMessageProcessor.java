@@ -17,6 +17,7 @@ import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.BatchMessageCodec;
 import dev.wharf.protocol.body.TopicConfig;
+import dev.wharf.protocol.header.MessageHeaders;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageResponse;
 import dev.wharf.remoting.RemotingChannel;
@@ -233,9 +234,10 @@ public final class SendMessageProcessor implements RequestProcessor {
                         "The message breaks a rule of the store."));
             }
             case SERVICE_NOT_AVAILABLE -> {
+                // refused before storing (see the put gates): a retry cannot store the message twice
                 return ProcessorSupport.answer(request, ResponseCode.SERVICE_NOT_AVAILABLE, remark(result,
                         "The broker " + brokerName + " is not accepting messages now (starting or shutting down);"
-                                + " retry on another broker."));
+                                + " retry on another broker.")).putExt(MessageHeaders.STORED_NOTHING, "true");
             }
             case DISK_FULL, STORE_NOT_WRITABLE -> {
                 // the store's own sentence says what is wrong and what to do (free space, restart)

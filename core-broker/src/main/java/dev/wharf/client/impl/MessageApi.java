@@ -9,6 +9,7 @@ import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.Heartbeat.SubscriptionData;
 import dev.wharf.protocol.header.HeaderCodec;
 import dev.wharf.protocol.header.HeaderException;
+import dev.wharf.protocol.header.MessageHeaders;
 import dev.wharf.protocol.header.MessageHeaders.ConsumerSendMsgBackRequest;
 import dev.wharf.protocol.header.MessageHeaders.PullMessageRequest;
 import dev.wharf.protocol.header.MessageHeaders.PullMessageResponse;
@@ -74,7 +75,13 @@ public final class MessageApi {
                 return new SendReply(response.code(), address, header.msgId(), header.queueId(), header.queueOffset(),
                         header.transactionId());
             }
-            default -> throw RemotingCalls.refused(address, requestCode, response);
+            default -> {
+                ClientException refused = RemotingCalls.refused(address, requestCode, response);
+                if ("true".equals(response.ext(MessageHeaders.STORED_NOTHING))) {
+                    throw new ClientException(refused.responseCode(), refused.getMessage(), null, true);
+                }
+                throw refused;
+            }
         }
     }
 

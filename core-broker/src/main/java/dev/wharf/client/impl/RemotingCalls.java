@@ -6,6 +6,7 @@ import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.header.HeaderCodec;
 import dev.wharf.remoting.NettyRemotingClient;
+import dev.wharf.remoting.exception.RemotingConnectException;
 import dev.wharf.remoting.exception.RemotingException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -94,8 +95,10 @@ public final class RemotingCalls {
     }
 
     public static ClientException noResponse(String address, int requestCode, RemotingException e) {
-        return new ClientException("No answer from " + address + " to " + RequestCode.name(requestCode) + ": "
-                + e.getMessage(), e);
+        // a connection that failed before the request was written: the server never saw it
+        boolean neverSent = e instanceof RemotingConnectException c && !c.requestWritten();
+        return new ClientException(ClientException.NO_RESPONSE, "No answer from " + address + " to "
+                + RequestCode.name(requestCode) + ": " + e.getMessage(), e, neverSent);
     }
 
     /** A refusal: the server's code and its remark, which says what was wrong. */

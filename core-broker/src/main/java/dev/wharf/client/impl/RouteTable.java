@@ -180,8 +180,9 @@ public final class RouteTable {
             address = masterAddress(brokerName);
         }
         if (address == null) {
-            throw new ClientException("No master of broker \"" + brokerName + "\" is registered with the NameServer at "
-                    + nameServer.addresses() + " for topic " + topic + "; is the broker running?");
+            throw new ClientException(ClientException.NO_RESPONSE, "No master of broker \"" + brokerName
+                    + "\" is registered with the NameServer at " + nameServer.addresses() + " for topic " + topic
+                    + "; is the broker running?", null, true);
         }
         return address;
     }

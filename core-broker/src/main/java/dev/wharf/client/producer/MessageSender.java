@@ -24,6 +24,9 @@ final class MessageSender {
     /** Queue id that lets the broker choose (used before the topic has a route, when the broker creates it). */
     private static final int BROKER_CHOOSES = -1;
     private static final long MASTER_ID = 0L;
+    /** First pause before another try after a failure that stored nothing (doubling to the max). */
+    private static final long PAUSE_MIN_MILLIS = 50;
+    private static final long PAUSE_MAX_MILLIS = 500;
 
     private final Producer producer;
     private final ClientInstance instance;
@@ -36,26 +39,46 @@ final class MessageSender {
     }
 
     SendResult sendSync(OutgoingMessage out, long timeoutMillis) throws ClientException, InterruptedException {
+        return sendWithRetries(out, requirePublishInfo(out.topic), null, timeoutMillis);
+    }
+
+    /**
+     * Sends with retries until the deadline. A failure that may have stored the message (no answer after the
+     * request went out, a broker error) uses one of the {@code 1 + retryTimesWhenSendFailed} attempts, preferably on
+     * another broker: the message may then be stored twice (at-least-once). A failure that certainly stored nothing
+     * (no master known, no connection, the broker refused it as unavailable: a failover in progress) uses none:
+     * the send waits a little, takes the freshest route and tries again while time remains, so a new master elected
+     * within the send timeout takes the message without the caller seeing an error.
+     *
+     * @param pinned the queue to send to (its broker name's current master), or null to choose one per attempt
+     */
+    private SendResult sendWithRetries(OutgoingMessage out, TopicPublishInfo routed, MessageQueue pinned,
+                                       long timeoutMillis) throws ClientException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        TopicPublishInfo info = requirePublishInfo(out.topic);
         int attempts = 1 + producer.getRetryTimesWhenSendFailed();
+        TopicPublishInfo info = routed;
         String avoid = null;
         ClientException last = null;
         int made = 0;
-        for (int i = 0; i < attempts; i++) {
+        int mayHaveStored = 0;
+        int storedNothing = 0;
+        while (mayHaveStored < attempts) {
             long remaining = millisLeft(deadline);
             if (remaining <= 0) {
                 break;
             }
-            MessageQueue mq = select(info, avoid);
+            MessageQueue mq = pinned != null ? pinned : select(info, avoid);
             made++;
             long start = System.nanoTime();
             try {
-                SendResult result = sendOnce(out, mq, remaining);
+                String address = instance.requireMasterAddress(mq.brokerName(), out.topic);
+                SendResult result = Producer.toResult(instance.messageApi().send(address, header(out, mq), out.body,
+                        remaining), out, mq);
                 recordLatency(mq, start, false);
-                if (result.sendStatus() != SendStatus.SEND_OK && producer.isRetryAnotherBrokerWhenNotStoreOK()
-                        && i + 1 < attempts) {
+                if (result.sendStatus() != SendStatus.SEND_OK && pinned == null
+                        && producer.isRetryAnotherBrokerWhenNotStoreOK() && mayHaveStored + 1 < attempts) {
                     avoid = mq.brokerName();
+                    mayHaveStored++;
                     continue;
                 }
                 return result;
@@ -66,9 +89,46 @@ final class MessageSender {
                 if (!retriable(e)) {
                     throw e;
                 }
+                if (storedNothing(e)) {
+                    storedNothing++;
+                    if (storedNothing > 1) {
+                        pause(Math.min(PAUSE_MAX_MILLIS, PAUSE_MIN_MILLIS << Math.min(4, storedNothing - 2)),
+                                deadline);
+                    }
+                    if (pinned == null) {
+                        info = freshest(out.topic, info);
+                    }
+                } else {
+                    mayHaveStored++;
+                }
             }
         }
         throw failedAfterRetries(out, made, timeoutMillis, last);
+    }
+
+    /**
+     * Whether a failed send certainly stored nothing: no connection could carry it, or the broker refused it as
+     * unavailable (a replica that is not, or no longer, the master; a master fenced or without enough replicas).
+     */
+    static boolean storedNothing(ClientException e) {
+        return e.storedNothing();
+    }
+
+    /** The topic's publish info as the route table has it now, else {@code known}. */
+    private TopicPublishInfo freshest(String topic, TopicPublishInfo known) throws InterruptedException {
+        try {
+            TopicPublishInfo fresh = instance.publishInfo(topic);
+            return fresh != null ? fresh : known;
+        } catch (ClientException e) {
+            return known; // no route now: the next attempt fails as "no master" and pauses again
+        }
+    }
+
+    private static void pause(long millis, long deadlineNanos) throws InterruptedException {
+        long sleep = Math.min(millis, millisLeft(deadlineNanos));
+        if (sleep > 0) {
+            Thread.sleep(sleep);
+        }
     }
 
     CompletableFuture<SendResult> sendAsync(OutgoingMessage out, long timeoutMillis) {
@@ -130,7 +190,23 @@ final class MessageSender {
     private void retryOrFail(OutgoingMessage out, TopicPublishInfo info, MessageQueue mq, int attempt, long deadline,
                              long timeoutMillis, CompletableFuture<SendResult> result, ClientException error)
             throws InterruptedException {
-        if (retriable(error) && attempt < producer.getRetryTimesWhenSendAsyncFailed() && millisLeft(deadline) > 0) {
+        if (retriable(error) && storedNothing(error) && millisLeft(deadline) > 0) {
+            // nothing was stored (a failover under way): try again shortly on the freshest route, without using a
+            // retry, as the sync send does
+            TopicPublishInfo next = freshest(out.topic, info);
+            long pause = Math.min(PAUSE_MAX_MILLIS, Math.min(millisLeft(deadline), PAUSE_MIN_MILLIS * 4));
+            CompletableFuture.delayedExecutor(Math.max(1, pause), TimeUnit.MILLISECONDS).execute(() -> {
+                try {
+                    attemptAsync(out, next, mq.brokerName(), attempt, deadline, timeoutMillis, result);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    result.completeExceptionally(e);
+                } catch (RuntimeException e) {
+                    result.completeExceptionally(e);
+                }
+            });
+        } else if (retriable(error) && attempt < producer.getRetryTimesWhenSendAsyncFailed()
+                && millisLeft(deadline) > 0) {
             attemptAsync(out, info, mq.brokerName(), attempt + 1, deadline, timeoutMillis, result);
         } else if (!retriable(error)) {
             result.completeExceptionally(error);
@@ -145,17 +221,10 @@ final class MessageSender {
         instance.messageApi().sendOneway(address, header(out, mq), out.body, timeoutMillis);
     }
 
+    /** Sends to one queue, with the retries of {@link #sendWithRetries} on that queue's broker name. */
     SendResult sendToQueue(OutgoingMessage out, MessageQueue mq, long timeoutMillis)
             throws ClientException, InterruptedException {
-        long start = System.nanoTime();
-        try {
-            SendResult result = sendOnce(out, mq, timeoutMillis);
-            recordLatency(mq, start, false);
-            return result;
-        } catch (ClientException e) {
-            recordLatency(mq, start, true);
-            throw e;
-        }
+        return sendWithRetries(out, null, mq, timeoutMillis);
     }
 
     /**
@@ -187,12 +256,6 @@ final class MessageSender {
                     result.completeExceptionally(RemotingCalls.asClientException(error));
                 });
         return result;
-    }
-
-    private SendResult sendOnce(OutgoingMessage out, MessageQueue mq, long timeoutMillis)
-            throws ClientException, InterruptedException {
-        String address = instance.requireMasterAddress(mq.brokerName(), out.topic);
-        return Producer.toResult(instance.messageApi().send(address, header(out, mq), out.body, timeoutMillis), out, mq);
     }
 
     private SendMessageRequest header(OutgoingMessage out, MessageQueue mq) {

@@ -20,13 +20,18 @@ import java.util.concurrent.Semaphore;
  * <p><b>Delivery.</b> A send that returns a {@link SendResult} was stored by the broker. A sync send that fails
  * (no answer, or a refusal that another broker may not give: busy, unavailable, no permission, unknown topic) is
  * retried {@code retryTimesWhenSendFailed} times within {@code sendMsgTimeout}, preferring another broker; a
- * message whose first attempt timed out may nevertheless have been stored, so a retry can store it twice. Both
+ * message whose first attempt timed out may nevertheless have been stored, so a retry can store it twice. A
+ * failure that certainly stored nothing (no master known, no connection, a replica refusing as unavailable while a
+ * failover is under way) does not use up a retry: the send pauses briefly, takes the freshest route and tries again
+ * until {@code sendMsgTimeout}, so a send through a master failover succeeds when the new master takes over within
+ * the timeout. Sends to a chosen queue retry the same way on that queue's broker name. Both
  * copies carry the same client unique id ({@link SendResult#msgId()}, the UNIQ_KEY property), assigned before the
  * first attempt: producers give at-least-once, consumers deduplicate by that id or by business keys.
  *
  * <p><b>Ordering.</b> Messages sent one after another by one thread to one queue (through a
  * {@link MessageQueueSelector} or {@link #send(Message, MessageQueue)}) are stored in that order; those sends are
- * not retried on another queue. Round-robin sends spread over all queues and have no order among them.
+ * not retried on another queue (a retry after a lost answer may store a message twice; the first copies stay in
+ * order). Round-robin sends spread over all queues and have no order among them.
  *
  * <p>Thread-safe after {@link #start()}. One producer per group per client id.
  */

@@ -10,6 +10,14 @@ public final class MessageHeaders {
     }
 
     /**
+     * Extension field of a SEND_MESSAGE / SEND_BATCH_MESSAGE refusal (value {@code "true"}): the broker stored
+     * nothing (a replica that is not the writable master now: a slave, a fenced master, a master waiting for
+     * in-sync replicas, a store not running), so the sender may send again, to the master the routes name, without
+     * storing the message twice.
+     */
+    public static final String STORED_NOTHING = "storedNothing";
+
+    /**
      * SEND_MESSAGE / SEND_BATCH_MESSAGE. Body: the message body, or for a batch the encoding of
      * {@code dev.wharf.protocol.body.BatchMessageCodec}. {@code properties} is the encoded properties string.
      * {@code queueId < 0} lets the broker choose.

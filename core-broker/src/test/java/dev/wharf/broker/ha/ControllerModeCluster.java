@@ -124,6 +124,14 @@ final class ControllerModeCluster implements AutoCloseable {
         }
     }
 
+    /** SIGSTOP (pause) or SIGCONT (resume) of a replica process. */
+    void signal(Replica r, String signal) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(r.process.pid())).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            throw new IllegalStateException("kill -" + signal + " " + r.process.pid() + " failed");
+        }
+    }
+
     /** The controllers' view of the group (from their leader). */
     BrokerGroupInfo group() throws Exception {
         List<BrokerGroupInfo> groups = admin.brokerGroups(NAME);
@@ -167,6 +175,11 @@ final class ControllerModeCluster implements AutoCloseable {
     public void close() {
         for (Replica r : replicas) {
             if (r.process != null) {
+                try {
+                    signal(r, "CONT"); // a paused process dies only once resumed
+                } catch (Exception e) {
+                    // it is gone already
+                }
                 r.process.destroyForcibly();
                 try {
                     r.process.waitFor(20, TimeUnit.SECONDS);
