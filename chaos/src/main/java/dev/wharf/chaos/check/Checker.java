@@ -30,6 +30,11 @@ public final class Checker {
     private static final int LOST_SAMPLE = 10;
     /** How long after a fault's repair a new window is still charged to it (a restarted replica catching up). */
     private static final long AFTERMATH_MILLIS = 20_000;
+    /**
+     * An acknowledged send this slow rode through a failover (the client retries a send that stored nothing until
+     * its timeout), which the unavailability windows do not show.
+     */
+    static final long SLOW_ACK_MILLIS = 1_000;
 
     private Checker() {
     }
@@ -125,6 +130,17 @@ public final class Checker {
             }
             all.addAll(w);
         });
+        List<Long> ackLatency = new ArrayList<>();
+        long slowAcks = 0;
+        for (Send s : sends) {
+            if (s.ok()) {
+                long latency = Math.max(0, s.answeredAt() - s.sentAt());
+                ackLatency.add(latency);
+                if (latency >= SLOW_ACK_MILLIS) {
+                    slowAcks++;
+                }
+            }
+        }
         Map<String, Long> reasons = new TreeMap<>();
         sends.stream().filter(s -> !s.ok()).forEach(s -> reasons.merge(s.reason(), 1L, Long::sum));
         Map<String, Durations> failover = new TreeMap<>();
@@ -133,7 +149,7 @@ public final class Checker {
         duringFault.forEach((k, v) -> byFault.put(k, Durations.of(v)));
         return new Report(sends.size(), acked, sends.size() - acked, seen.size(), deliveries.size(), lost, lostCount,
                 phantoms, duplicates, recoveredUnacked, orderViolations, offsetConflicts, offsetMoved, failover,
-                Durations.of(all), byFault, unrecovered, reasons, observations);
+                Durations.of(all), byFault, unrecovered, reasons, Durations.of(ackLatency), slowAcks, observations);
     }
 
     /**

@@ -18,7 +18,7 @@ public record Report(long attempts, long acked, long failed, long deliveredDisti
                      List<String> lost, long lostCount, long phantoms, long duplicates, long recoveredUnacked,
                      long orderViolations, long offsetConflicts, long offsetMoved, Map<String, Durations> failover,
                      Durations failoverAll, Map<String, Durations> failoverByFault, List<String> unrecovered, Map<String, Long> failureReasons,
-                     Observations observations) {
+                     Durations ackLatency, long slowAcks, Observations observations) {
 
     /** The reasons the run failed; empty when it passed. */
     public List<String> hardFailures() {
@@ -69,6 +69,8 @@ public record Report(long attempts, long acked, long failed, long deliveredDisti
         row(out, "faults injected", injected + (injected == 0 ? "" : " (" + faults + ")"), "");
         row(out, "send attempts", String.valueOf(attempts), "");
         row(out, "acknowledged (SEND_OK)", String.valueOf(acked), acked == 0 ? "FAIL" : "");
+        row(out, "acknowledged send time p50 / max (ms)", ackLatency.p50() + " / " + ackLatency.max() + " ("
+                + slowAcks + " took 1 s or more)", "");
         row(out, "failed or unanswered", String.valueOf(failed), "");
         failureReasons.forEach((reason, n) -> row(out, "  " + reason, String.valueOf(n), ""));
         row(out, "delivered (distinct ids)", deliveredDistinct + " of " + deliveries + " deliveries", "");
