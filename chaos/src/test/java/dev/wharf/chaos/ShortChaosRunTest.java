@@ -51,8 +51,10 @@ class ShortChaosRunTest {
         assertThat(report.unrecovered()).isEmpty();
         assertThat(report.hardFailures()).isEmpty();
         assertThat(report.observations().epochConflicts()).isEmpty();
-        // a killed, paused or partitioned master makes its group refuse sends until another one is elected
-        assertThat(report.failoverAll().count()).isPositive();
+        // a killed, paused or partitioned master makes its group refuse sends (or, when the client rides through,
+        // answer late) until another one is elected
+        assertThat(report.failoverAll().count() + report.slowAcks()).as("failures or slow acknowledgements")
+                .isPositive();
         assertThat(report.observations().epochsSeen().values().stream().mapToInt(Integer::intValue).sum())
                 .as("master epochs seen: every election is a new epoch").isGreaterThan(2);
     }
