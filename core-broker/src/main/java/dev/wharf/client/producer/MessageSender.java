@@ -39,7 +39,28 @@ final class MessageSender {
     }
 
     SendResult sendSync(OutgoingMessage out, long timeoutMillis) throws ClientException, InterruptedException {
-        return sendWithRetries(out, requirePublishInfo(out.topic), null, timeoutMillis);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        TopicPublishInfo info = awaitPublishInfo(out.topic, deadline);
+        return sendWithRetries(out, info, null, Math.max(1, millisLeft(deadline)));
+    }
+
+    /**
+     * The topic's publish info; while no master serves it (a failover between the old master's eviction and the new
+     * one's registration) it waits for a fresh route until the deadline.
+     */
+    private TopicPublishInfo awaitPublishInfo(String topic, long deadline)
+            throws ClientException, InterruptedException {
+        for (int tries = 0; ; tries++) {
+            try {
+                return requirePublishInfo(topic);
+            } catch (ClientException e) {
+                if (!e.storedNothing() || millisLeft(deadline) <= 0) {
+                    throw e;
+                }
+                instance.refreshRouteSoon(topic);
+                pause(Math.min(PAUSE_MAX_MILLIS, PAUSE_MIN_MILLIS << Math.min(4, tries)), deadline);
+            }
+        }
     }
 
     /**
@@ -314,7 +335,7 @@ final class MessageSender {
         throw new ClientException(ResponseCode.SERVICE_NOT_AVAILABLE, "Topic " + topic + " is served by broker group(s) "
                 + String.join(", ", groups) + ", none of which has a master registered with the NameServer at "
                 + instance.nameServer().addresses() + " now; slaves take no sends. Sending resumes when a master is"
-                + " back; to keep sending through a master's death, give the topic queues on another broker group.");
+                + " back; to keep sending through a master's death, give the topic queues on another broker group.", null, true); // nothing was sent
     }
 
     private MessageQueue select(TopicPublishInfo info, String avoid) {

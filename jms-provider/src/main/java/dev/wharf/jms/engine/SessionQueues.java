@@ -130,7 +130,8 @@ public final class SessionQueues {
         try {
             return producer.fetchPublishMessageQueues(topic);
         } catch (ClientException e) {
-            if (e.responseCode() == ResponseCode.TOPIC_NOT_EXIST) {
+            if (e.responseCode() == ResponseCode.TOPIC_NOT_EXIST || e.storedNothing()) {
+                // no route, or no master in it now (a failover under way): the send waits for one
                 return null;
             }
             throw e;
