@@ -89,9 +89,15 @@ final class SoakBroker implements AutoCloseable {
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         String line;
         try {
+            // the ready line, skipping anything printed before it (a logging library's own status lines)
             line = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return out.readLine();
+                    for (String l = out.readLine(); l != null; l = out.readLine()) {
+                        if (ReadyLine.nameServerAddress(l).isPresent()) {
+                            return l;
+                        }
+                    }
+                    return null;
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
