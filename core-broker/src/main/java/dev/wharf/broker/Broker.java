@@ -32,6 +32,7 @@ import dev.wharf.remoting.NettyRemotingClient;
 import dev.wharf.remoting.NettyRemotingServer;
 import dev.wharf.remoting.RemotingExecutors;
 import dev.wharf.remoting.RequestProcessor;
+import dev.wharf.remoting.auth.ServerSecurity;
 import dev.wharf.store.DefaultMessageStore;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.ReplicableStore;
@@ -89,6 +90,8 @@ public final class Broker {
     /** Services that write to the store on their own (delivery, check-back, lease expiry): masters only. */
     private final List<BrokerService> masterOnly = new ArrayList<>();
     private final BrokerReplica replica;
+    private final InnerClients innerClients;
+    private final ServerSecurity security;
     private NettyRemotingClient namesrvClient;
     private volatile NameServerRegistrar registrar;
     private volatile long storeHost;
@@ -114,6 +117,10 @@ public final class Broker {
         this.executors = new BrokerExecutors(config);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-broker-scheduler"));
         this.server = new NettyRemotingServer(settings.netty());
+        this.innerClients = InnerClients.from(config);
+        replica.setClientSetup(innerClients::apply);
+        this.security = ServerSecurity.install(server, settings.netty(),
+                settings.store().rootPath().resolve("config").resolve("acl.json"), "broker");
         this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
                 settings.store().getFileReservedTime(), clock);
         hooks.add(schedule.hook());
@@ -277,6 +284,11 @@ public final class Broker {
         services.add(Objects.requireNonNull(service, "service"));
     }
 
+    /** Authentication and TLS of the broker's port. */
+    public ServerSecurity security() {
+        return security;
+    }
+
     /** The broker's scheduler thread, for short periodic tasks (never block on it). */
     public ScheduledExecutorService scheduler() {
         return scheduler;
@@ -330,8 +342,9 @@ public final class Broker {
             replica.startSync(scheduler);
             followMasterHaAddress();
             state = State.STARTED;
-            log.info("Broker {} of cluster {} started on {} (store {})", config.getBrokerName(),
-                    config.getBrokerClusterName(), address, settings.store().getStorePathRootDir());
+            log.info("Broker {} of cluster {} started on {} (store {}, {})", config.getBrokerName(),
+                    config.getBrokerClusterName(), address, settings.store().getStorePathRootDir(),
+                    security.describe());
         } catch (IOException | RuntimeException e) {
             stopEverything(false);
             state = State.STOPPED;
@@ -394,7 +407,7 @@ public final class Broker {
             return;
         }
         NettyClientConfig clientConfig = new NettyClientConfig();
-        namesrvClient = new NettyRemotingClient(clientConfig);
+        namesrvClient = innerClients.apply(new NettyRemotingClient(clientConfig));
         namesrvClient.start();
         registrar = new NameServerRegistrar(namesrvClient, namesrvs, this::registrationHeader, this::registrationBody,
                 config.getRegisterBrokerTimeoutMills(), scheduler);

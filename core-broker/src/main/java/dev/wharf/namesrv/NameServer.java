@@ -8,6 +8,7 @@ import dev.wharf.remoting.NettyRemotingServer;
 import dev.wharf.remoting.NettyServerConfig;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RemotingExecutors;
+import dev.wharf.remoting.auth.ServerSecurity;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -31,6 +32,7 @@ public final class NameServer {
     private NettyRemotingServer server;
     private ScheduledExecutorService scheduler;
     private ThreadPoolExecutor executor;
+    private ServerSecurity security;
 
     public NameServer(NameServerConfig config, NettyServerConfig serverConfig) {
         this(config, serverConfig, new ControllerConfig());
@@ -55,6 +57,13 @@ public final class NameServer {
     public synchronized void start() {
         executor = RemotingExecutors.bounded("namesrv-processor", 8, 10_000);
         server = new NettyRemotingServer(serverConfig);
+        try {
+            security = ServerSecurity.install(server, serverConfig, null, "NameServer");
+        } catch (RuntimeException e) {
+            executor.shutdownNow();
+            server = null;
+            throw e;
+        }
         server.registerDefaultProcessor(new NameServerProcessor(routes), executor);
         if (config.isEnableControllerInNamesrv()) {
             controller = new Controller(controllerConfig);
@@ -83,7 +92,7 @@ public final class NameServer {
         scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("namesrv-scan"));
         scheduler.scheduleAtFixedRate(this::scanNotActiveBrokers, config.getScanNotActiveBrokerInterval(),
                 config.getScanNotActiveBrokerInterval(), TimeUnit.MILLISECONDS);
-        log.info("NameServer listening on {}", address());
+        log.info("NameServer listening on {} ({})", address(), security.describe());
     }
 
     private void scanNotActiveBrokers() {
@@ -121,6 +130,11 @@ public final class NameServer {
     /** The embedded controller node, or null unless {@code enableControllerInNamesrv}. */
     public Controller controller() {
         return controller;
+    }
+
+    /** Authentication and TLS of this NameServer, e.g. for the ready line; null before start. */
+    public ServerSecurity security() {
+        return security;
     }
 
     /** The route tables (for tests and the admin view). */
