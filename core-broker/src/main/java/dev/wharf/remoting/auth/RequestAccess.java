@@ -39,7 +39,7 @@ final class RequestAccess {
             case RequestCode.GET_MAX_OFFSET, RequestCode.GET_MIN_OFFSET, RequestCode.SEARCH_OFFSET_BY_TIMESTAMP,
                  RequestCode.GET_EARLIEST_MSG_STORETIME, RequestCode.QUERY_MESSAGE ->
                     List.of(onTopic(topic(request), Action.SUB));
-            case RequestCode.GET_CONSUMER_LIST_BY_GROUP, RequestCode.GET_CONSUME_STATS, RequestCode.GET_ACK_STATS ->
+            case RequestCode.GET_CONSUME_STATS, RequestCode.GET_ACK_STATS ->
                     List.of(onGroup(field(request, "consumerGroup"), Action.SUB));
             case RequestCode.UPDATE_AND_CREATE_TOPIC, RequestCode.DELETE_TOPIC_IN_BROKER,
                  RequestCode.DELETE_TOPIC_IN_NAMESRV -> List.of(onTopic(topic(request), Action.ADMIN));
@@ -47,7 +47,9 @@ final class RequestAccess {
                     List.of(onGroup(field(request, "group"), Action.ADMIN));
             case RequestCode.REGISTER_BROKER, RequestCode.UNREGISTER_BROKER ->
                     List.of(new Need(Resource.cluster(field(request, "clusterName")), Action.ADMIN));
-            case RequestCode.HEART_BEAT, RequestCode.UNREGISTER_CLIENT, RequestCode.LOCK_BATCH_MQ,
+            // the consumer list of a group is also what JMS connections probe a broker with
+            case RequestCode.HEART_BEAT, RequestCode.UNREGISTER_CLIENT, RequestCode.GET_CONSUMER_LIST_BY_GROUP,
+                 RequestCode.LOCK_BATCH_MQ,
                  RequestCode.UNLOCK_BATCH_MQ, RequestCode.CLAIM_EXCLUSIVE, RequestCode.RELEASE_EXCLUSIVE,
                  RequestCode.END_TRANSACTION, RequestCode.GET_ROUTEINFO_BY_TOPIC,
                  RequestCode.GET_BROKER_CLUSTER_INFO, RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER,
