@@ -88,9 +88,13 @@ public final class BrokerLink implements AutoCloseable {
         try {
             instance = ClientInstance.acquire(clientConfig);
         } catch (ClientException e) {
-            if (e.getCause() instanceof IllegalArgumentException && clientConfig.getAccessKey().length() > 0) {
-                throw JmsErrors.withCause(new JMSSecurityException("Cannot connect to " + config.url() + " as user '"
-                        + clientConfig.getAccessKey() + "': " + e.getMessage()), e);
+            if (e.getCause() instanceof IllegalArgumentException bad) {
+                // settings the client refused before sending anything: a bad password form, unreadable TLS files
+                boolean credentials = !clientConfig.getAccessKey().isEmpty() && !clientConfig.isTlsEnable()
+                        || String.valueOf(bad.getMessage()).contains("password of user");
+                String message = "Cannot connect to " + config.url() + ": " + bad.getMessage();
+                throw JmsErrors.withCause(credentials ? new JMSSecurityException(message) : new JMSException(message),
+                        e);
             }
             throw JmsErrors.fromClient(e, "connect to " + config.url());
         }
