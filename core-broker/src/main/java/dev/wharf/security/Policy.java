@@ -1,5 +1,6 @@
 package dev.wharf.security;
 
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -9,7 +10,9 @@ public record Policy(ResourcePattern resource, Set<Action> actions, boolean allo
 
     public Policy {
         Objects.requireNonNull(resource, "resource");
-        actions = actions.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(actions));
+        EnumSet<Action> ordered = EnumSet.noneOf(Action.class);
+        ordered.addAll(actions);
+        actions = Collections.unmodifiableSet(ordered);
     }
 
     public static Policy allow(String resource, Action... actions) {
