@@ -3,10 +3,8 @@ package dev.wharf.remoting.tls;
 import dev.wharf.remoting.PipelineHook;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslProvider;
 import javax.net.ssl.SSLException;
-import javax.net.ssl.SSLParameters;
 
 /**
  * How a client speaks TLS: whom it trusts (PEM certificates; empty: the JDK's default authorities), its own
@@ -35,7 +33,8 @@ public record TlsClientSettings(String trustCertPath, String certPath, String ke
      * @throws IllegalArgumentException a named file is missing or unreadable
      */
     public PipelineHook hook() {
-        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK);
+        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
+                .endpointIdentificationAlgorithm(verifyHostname ? "HTTPS" : null);
         if (!trustCertPath.isEmpty()) {
             builder.trustManager(TlsFiles.existing(trustCertPath, "tlsTrustCertPath"));
         }
@@ -48,14 +47,8 @@ public record TlsClientSettings(String trustCertPath, String certPath, String ke
         } catch (SSLException e) {
             throw new IllegalArgumentException("cannot set up client TLS: " + e.getMessage(), e);
         }
-        boolean verify = verifyHostname;
-        return (channel, host, port) -> {
-            SslHandler handler = context.newHandler(channel.alloc(), host, port);
-            SSLParameters params = handler.engine().getSSLParameters();
-            params.setEndpointIdentificationAlgorithm(verify ? "HTTPS" : null);
-            handler.engine().setSSLParameters(params);
-            channel.pipeline().addFirst("tls", handler);
-        };
+        return (channel, host, port) -> channel.pipeline().addFirst("tls", context.newHandler(channel.alloc(), host,
+                port));
     }
 
     /** Shows the files, never the password. */

@@ -3,7 +3,6 @@ package dev.wharf.remoting.tls;
 import dev.wharf.remoting.NettyServerConfig;
 import dev.wharf.remoting.PipelineHook;
 import io.netty.handler.ssl.ClientAuth;
-import io.netty.handler.ssl.OptionalSslHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -11,8 +10,8 @@ import javax.net.ssl.SSLException;
 
 /**
  * The TLS side of a server: {@code tlsMode=enforcing} puts an {@code SslHandler} first in every pipeline;
- * {@code permissive} puts an {@link OptionalSslHandler}, which looks at a connection's first bytes and adds TLS only
- * when they are a TLS handshake, so plain and TLS clients share the port during a migration.
+ * {@code permissive} puts a {@link PermissiveTlsHandler}, which looks at a connection's first byte and adds TLS only
+ * when it opens a TLS handshake, so plain and TLS clients share the port during a migration.
  */
 public final class TlsServer {
 
@@ -30,8 +29,8 @@ public final class TlsServer {
         }
         SslContext context = context(config);
         boolean permissive = "permissive".equals(config.getTlsMode());
-        return (channel, host, port) -> channel.pipeline().addFirst("tls", permissive
-                ? new OptionalSslHandler(context) : context.newHandler(channel.alloc()));
+        return (channel, host, port) -> channel.pipeline().addFirst(permissive ? "tls-detect" : "tls", permissive
+                ? new PermissiveTlsHandler(context) : context.newHandler(channel.alloc()));
     }
 
     static SslContext context(NettyServerConfig config) {
