@@ -32,6 +32,7 @@ import dev.wharf.remoting.NettyRemotingClient;
 import dev.wharf.remoting.NettyRemotingServer;
 import dev.wharf.remoting.RemotingExecutors;
 import dev.wharf.remoting.RequestProcessor;
+import dev.wharf.remoting.auth.ServerSecurity;
 import dev.wharf.store.DefaultMessageStore;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.ReplicableStore;
@@ -91,6 +92,8 @@ public final class Broker {
     private final BrokerReplica replica;
     /** Controller mode: the controllers decide the role; null otherwise. */
     private final ControllerMode controllerMode;
+    private final InnerClients innerClients;
+    private final ServerSecurity security;
     private NettyRemotingClient namesrvClient;
     private volatile NameServerRegistrar registrar;
     private volatile long storeHost;
@@ -117,6 +120,10 @@ public final class Broker {
         this.executors = new BrokerExecutors(config);
         this.scheduler = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-broker-scheduler"));
         this.server = new NettyRemotingServer(settings.netty());
+        this.innerClients = InnerClients.from(config);
+        replica.setClientSetup(innerClients::apply);
+        this.security = ServerSecurity.install(server, settings.netty(),
+                settings.store().rootPath().resolve("config").resolve("acl.json"), "broker");
         this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
                 settings.store().getFileReservedTime(), clock);
         hooks.add(schedule.hook());
@@ -285,6 +292,11 @@ public final class Broker {
         services.add(Objects.requireNonNull(service, "service"));
     }
 
+    /** Authentication and TLS of the broker's port. */
+    public ServerSecurity security() {
+        return security;
+    }
+
     /** The broker's scheduler thread, for short periodic tasks (never block on it). */
     public ScheduledExecutorService scheduler() {
         return scheduler;
@@ -341,8 +353,9 @@ public final class Broker {
                 followMasterHaAddress();
             }
             state = State.STARTED;
-            log.info("Broker {} of cluster {} started on {} (store {})", config.getBrokerName(),
-                    config.getBrokerClusterName(), address, settings.store().getStorePathRootDir());
+            log.info("Broker {} of cluster {} started on {} (store {}, {})", config.getBrokerName(),
+                    config.getBrokerClusterName(), address, settings.store().getStorePathRootDir(),
+                    security.describe());
         } catch (IOException | RuntimeException e) {
             stopEverything(false);
             state = State.STOPPED;
@@ -406,7 +419,7 @@ public final class Broker {
             return;
         }
         NettyClientConfig clientConfig = new NettyClientConfig();
-        namesrvClient = new NettyRemotingClient(clientConfig);
+        namesrvClient = innerClients.apply(new NettyRemotingClient(clientConfig));
         namesrvClient.start();
         registrar = new NameServerRegistrar(namesrvClient, namesrvs, this::registrationHeader, this::registrationBody,
                 config.getRegisterBrokerTimeoutMills(), scheduler);

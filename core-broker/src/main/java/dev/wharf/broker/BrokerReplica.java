@@ -54,6 +54,7 @@ public final class BrokerReplica {
     private volatile int requiredSlaves;
     private volatile IntSupplier inSyncSlaves = () -> -1;
     private NettyRemotingClient syncClient;
+    private java.util.function.UnaryOperator<NettyRemotingClient> clientSetup = c -> c;
 
     BrokerReplica(BrokerConfig config, MessageStore store, BrokerParts parts, Path storeRoot,
                   Supplier<NameServerRegistrar> registrar, Supplier<String> address) {
@@ -109,12 +110,17 @@ public final class BrokerReplica {
         messageArrived(newest);
     }
 
+    /** Credentials and TLS for the slave's metadata client (set before {@link #startSync}). */
+    void setClientSetup(java.util.function.UnaryOperator<NettyRemotingClient> setup) {
+        this.clientSetup = setup;
+    }
+
     /** On a slave: starts copying the master's metadata every slaveSynchronizeInterval. */
     void startSync(ScheduledExecutorService scheduler) {
         if (!config.isSlave()) {
             return;
         }
-        syncClient = new NettyRemotingClient(new NettyClientConfig());
+        syncClient = clientSetup.apply(new NettyRemotingClient(new NettyClientConfig()));
         syncClient.start();
         SlaveSynchronizer sync = new SlaveSynchronizer(syncClient, this::masterAddress, parts.topics,
                 parts.subscriptionGroups, parts.offsets, committed, storeRoot, config.getRegisterBrokerTimeoutMills(),

@@ -146,6 +146,96 @@ public class ClientConfig {
         this.maxMessageSize = atLeast("maxMessageSize", maxMessageSize, 1);
     }
 
+    // ------------------------------------------------------------------ security
+
+    private String accessKey = "";
+    private String secretKey = "";
+    private boolean tlsEnable;
+    private String tlsTrustCertPath = "";
+    private String tlsCertPath = "";
+    private String tlsKeyPath = "";
+    private String tlsKeyPassword = "";
+    private boolean tlsVerifyHostname = true;
+
+    /** The user every request is signed as (RocketMQ's name for it); empty: requests are not signed. */
+    public String getAccessKey() {
+        return accessKey;
+    }
+
+    public void setAccessKey(String accessKey) {
+        this.accessKey = accessKey == null ? "" : accessKey.trim();
+    }
+
+    /** The password of {@link #getAccessKey()}; only a key derived from it is kept once the client starts. */
+    public String getSecretKey() {
+        return secretKey;
+    }
+
+    public void setSecretKey(String secretKey) {
+        this.secretKey = secretKey == null ? "" : secretKey;
+    }
+
+    /** Sets user and password together. */
+    public ClientConfig withCredentials(String user, String password) {
+        setAccessKey(user);
+        setSecretKey(password);
+        return this;
+    }
+
+    /** Whether connections to NameServers and brokers speak TLS (RocketMQ's client key). */
+    public boolean isTlsEnable() {
+        return tlsEnable;
+    }
+
+    public void setTlsEnable(boolean tlsEnable) {
+        this.tlsEnable = tlsEnable;
+    }
+
+    /** PEM certificates trusted as servers' (e.g. a self-signed server certificate); empty: the JDK's authorities. */
+    public String getTlsTrustCertPath() {
+        return tlsTrustCertPath;
+    }
+
+    public void setTlsTrustCertPath(String tlsTrustCertPath) {
+        this.tlsTrustCertPath = tlsTrustCertPath == null ? "" : tlsTrustCertPath.trim();
+    }
+
+    /** This client's certificate for mutual TLS: PEM (with {@link #getTlsKeyPath()}) or a PKCS#12 .p12 key store. */
+    public String getTlsCertPath() {
+        return tlsCertPath;
+    }
+
+    public void setTlsCertPath(String tlsCertPath) {
+        this.tlsCertPath = tlsCertPath == null ? "" : tlsCertPath.trim();
+    }
+
+    /** The PKCS#8 PEM private key of {@link #getTlsCertPath()}. */
+    public String getTlsKeyPath() {
+        return tlsKeyPath;
+    }
+
+    public void setTlsKeyPath(String tlsKeyPath) {
+        this.tlsKeyPath = tlsKeyPath == null ? "" : tlsKeyPath.trim();
+    }
+
+    /** Password of the key or key store; empty for none. */
+    public String getTlsKeyPassword() {
+        return tlsKeyPassword;
+    }
+
+    public void setTlsKeyPassword(String tlsKeyPassword) {
+        this.tlsKeyPassword = tlsKeyPassword == null ? "" : tlsKeyPassword;
+    }
+
+    /** Whether a server's certificate must name the host or IP connected to (on by default). */
+    public boolean isTlsVerifyHostname() {
+        return tlsVerifyHostname;
+    }
+
+    public void setTlsVerifyHostname(boolean tlsVerifyHostname) {
+        this.tlsVerifyHostname = tlsVerifyHostname;
+    }
+
     /** {@code clientIP@instanceName}, with the process id for the default instance name. */
     public String buildClientId() {
         String name = DEFAULT_INSTANCE_NAME.equals(instanceName)
@@ -165,12 +255,23 @@ public class ClientConfig {
         c.mqClientApiTimeout = mqClientApiTimeout;
         c.clientCallbackExecutorThreads = clientCallbackExecutorThreads;
         c.maxMessageSize = maxMessageSize;
+        c.accessKey = accessKey;
+        c.secretKey = secretKey;
+        c.tlsEnable = tlsEnable;
+        c.tlsTrustCertPath = tlsTrustCertPath;
+        c.tlsCertPath = tlsCertPath;
+        c.tlsKeyPath = tlsKeyPath;
+        c.tlsKeyPassword = tlsKeyPassword;
+        c.tlsVerifyHostname = tlsVerifyHostname;
         return c;
     }
 
     /** Whether two configurations would behave alike when sharing one client instance. */
     public boolean sameConnectionSettings(ClientConfig other) {
-        return Objects.equals(namesrvAddr, other.namesrvAddr) && mqClientApiTimeout == other.mqClientApiTimeout;
+        return Objects.equals(namesrvAddr, other.namesrvAddr) && mqClientApiTimeout == other.mqClientApiTimeout
+                && Objects.equals(accessKey, other.accessKey) && Objects.equals(secretKey, other.secretKey)
+                && tlsEnable == other.tlsEnable && Objects.equals(tlsTrustCertPath, other.tlsTrustCertPath)
+                && Objects.equals(tlsCertPath, other.tlsCertPath) && tlsVerifyHostname == other.tlsVerifyHostname;
     }
 
     @Override

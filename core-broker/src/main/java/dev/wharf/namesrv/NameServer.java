@@ -9,6 +9,7 @@ import dev.wharf.remoting.NettyServerConfig;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RemotingExecutors;
 import dev.wharf.remoting.RequestObserver;
+import dev.wharf.remoting.auth.ServerSecurity;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -33,6 +34,9 @@ public final class NameServer {
     private ScheduledExecutorService scheduler;
     private ThreadPoolExecutor executor;
     private volatile RequestObserver requestObserver;
+    }
+
+    private ServerSecurity security;
 
     public NameServer(NameServerConfig config, NettyServerConfig serverConfig) {
         this(config, serverConfig, new ControllerConfig());
@@ -57,6 +61,13 @@ public final class NameServer {
     public synchronized void start() {
         executor = RemotingExecutors.bounded("namesrv-processor", 8, 10_000);
         server = new NettyRemotingServer(serverConfig);
+        try {
+            security = ServerSecurity.install(server, serverConfig, null, "NameServer");
+        } catch (RuntimeException e) {
+            executor.shutdownNow();
+            server = null;
+            throw e;
+        }
         server.registerDefaultProcessor(new NameServerProcessor(routes), executor);
         server.setRequestObserver(requestObserver);
         if (config.isEnableControllerInNamesrv()) {
@@ -86,7 +97,7 @@ public final class NameServer {
         scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("namesrv-scan"));
         scheduler.scheduleAtFixedRate(this::scanNotActiveBrokers, config.getScanNotActiveBrokerInterval(),
                 config.getScanNotActiveBrokerInterval(), TimeUnit.MILLISECONDS);
-        log.info("NameServer listening on {}", address());
+        log.info("NameServer listening on {} ({})", address(), security.describe());
     }
 
     private void scanNotActiveBrokers() {
@@ -135,6 +146,11 @@ public final class NameServer {
     public int connectionCount() {
         NettyRemotingServer s = server;
         return s == null ? 0 : s.connectionCount();
+    }
+
+    /** Authentication and TLS of this NameServer, e.g. for the ready line; null before start. */
+    public ServerSecurity security() {
+        return security;
     }
 
     /** The route tables (for tests and the admin view). */

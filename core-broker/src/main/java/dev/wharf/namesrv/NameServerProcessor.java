@@ -27,7 +27,7 @@ final class NameServerProcessor implements RequestProcessor {
     public RemotingCommand process(RemotingChannel channel, RemotingCommand request) {
         return switch (request.code()) {
             case RequestCode.REGISTER_BROKER -> registerBroker(channel, request);
-            case RequestCode.UNREGISTER_BROKER -> unregisterBroker(request);
+            case RequestCode.UNREGISTER_BROKER -> unregisterBroker(channel, request);
             case RequestCode.GET_ROUTEINFO_BY_TOPIC -> routeOf(request);
             case RequestCode.GET_BROKER_CLUSTER_INFO -> ok(request, Json.encode(routes.clusterInfo()));
             case RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER -> ok(request, Json.encode(new TopicList(routes.topics())));
@@ -43,17 +43,26 @@ final class NameServerProcessor implements RequestProcessor {
         RegisterBrokerBody body = request.body() == null || request.body().length == 0
                 ? new RegisterBrokerBody(Map.of(), null)
                 : Json.decode(request.body(), RegisterBrokerBody.class);
-        RouteInfoManager.Registration r = routes.registerBroker(header.clusterName(), header.brokerAddr(),
-                header.brokerName(), header.brokerId(), header.haServerAddr(), body.topicConfigTable(),
-                body.dataVersion(), channel, System.currentTimeMillis());
+        RouteInfoManager.Registration r;
+        try {
+            r = routes.registerBroker(header.clusterName(), header.brokerAddr(), header.brokerName(), header.brokerId(),
+                    header.haServerAddr(), body.topicConfigTable(), body.dataVersion(), channel,
+                    System.currentTimeMillis());
+        } catch (BrokerTakeoverException e) {
+            return request.newResponse(ResponseCode.NO_PERMISSION, e.getMessage());
+        }
         RemotingCommand response = request.newResponse(ResponseCode.SUCCESS, null);
         response.writeHeader(new RegisterBrokerResponse(r.haServerAddr(), r.masterAddr()));
         return response;
     }
 
-    private RemotingCommand unregisterBroker(RemotingCommand request) {
+    private RemotingCommand unregisterBroker(RemotingChannel channel, RemotingCommand request) {
         RegisterBrokerRequest header = request.readHeader(RegisterBrokerRequest.class);
-        routes.unregisterBroker(header.brokerAddr());
+        try {
+            routes.unregisterBroker(header.brokerAddr(), channel);
+        } catch (BrokerTakeoverException e) {
+            return request.newResponse(ResponseCode.NO_PERMISSION, e.getMessage());
+        }
         return request.newResponse(ResponseCode.SUCCESS, null);
     }
 

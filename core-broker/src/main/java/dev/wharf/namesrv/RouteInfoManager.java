@@ -7,6 +7,7 @@ import dev.wharf.protocol.body.RouteData.DataVersion;
 import dev.wharf.protocol.body.RouteData.QueueData;
 import dev.wharf.protocol.body.RouteData.TopicRouteData;
 import dev.wharf.protocol.body.TopicConfig;
+import dev.wharf.remoting.RemotingChannel;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -92,6 +93,7 @@ public final class RouteInfoManager {
         lock.writeLock().lock();
         try {
             BrokerKey key = new BrokerKey(brokerName, brokerId);
+            refuseTakeover(key, brokerAddr, channel);
             BrokerKey previousKey = keyByAddr.get(brokerAddr);
             if (previousKey != null && !previousKey.equals(key)) {
                 // the address now speaks for another identity (a slave promoted, a restart with another id):
@@ -155,6 +157,57 @@ public final class RouteInfoManager {
         for (TopicConfig t : topics.values()) {
             topicQueueTable.computeIfAbsent(t.topicName(), k -> new HashMap<>()).put(brokerName,
                     new QueueData(brokerName, t.readQueueNums(), t.writeQueueNums(), t.perm(), t.topicSysFlag()));
+        }
+    }
+
+    /**
+     * Refuses a registration that would take a name and id, or an address, away from another broker that is still
+     * connected on another connection (a rogue REGISTER_BROKER naming its own address would otherwise receive the
+     * honest broker's traffic). A broker that restarts gets its entry back once its old connection closed, at once
+     * when the process died, or after brokerChannelExpiredTime when it went silent.
+     */
+    private void refuseTakeover(BrokerKey key, String brokerAddr, Object channel) {
+        BrokerLiveInfo holder = brokerLiveTable.get(key);
+        if (holder != null && !holder.brokerAddr().equals(brokerAddr) && heldElsewhere(holder, channel)) {
+            throw new BrokerTakeoverException(key.brokerName() + " id=" + key.brokerId() + " is registered by a live"
+                    + " broker at " + holder.brokerAddr() + " on another connection; " + brokerAddr + " may not take"
+                    + " over its name and id while it is connected. Stop that broker first (or give this one another"
+                    + " brokerName/brokerId).");
+        }
+        BrokerKey atAddr = keyByAddr.get(brokerAddr);
+        BrokerLiveInfo other = atAddr == null || atAddr.equals(key) ? null : brokerLiveTable.get(atAddr);
+        if (other != null && heldElsewhere(other, channel)) {
+            throw new BrokerTakeoverException(brokerAddr + " is registered as " + atAddr.brokerName() + " id="
+                    + atAddr.brokerId() + " by a live broker on another connection; it cannot be registered as "
+                    + key.brokerName() + " id=" + key.brokerId() + " while that broker is connected.");
+        }
+    }
+
+    private static boolean heldElsewhere(BrokerLiveInfo holder, Object channel) {
+        Object held = holder.channel();
+        return held != null && !held.equals(channel) && held instanceof RemotingChannel live && live.isActive();
+    }
+
+    /**
+     * Removes a broker that says goodbye, when asked on the connection it registered on (or when that connection is
+     * gone); another connection cannot unregister a live broker.
+     *
+     * @throws BrokerTakeoverException the broker is registered and connected on another connection
+     */
+    public void unregisterBroker(String brokerAddr, Object channel) {
+        lock.writeLock().lock();
+        try {
+            BrokerKey key = keyByAddr.get(brokerAddr);
+            BrokerLiveInfo live = key == null ? null : brokerLiveTable.get(key);
+            if (live != null && heldElsewhere(live, channel)) {
+                throw new BrokerTakeoverException(brokerAddr + " (" + key.brokerName() + " id=" + key.brokerId()
+                        + ") is registered on another, live connection; only that connection may unregister it.");
+            }
+            if (key != null) {
+                forget(key, "unregistered");
+            }
+        } finally {
+            lock.writeLock().unlock();
         }
     }
 

@@ -47,6 +47,11 @@ public final class ResponseCode {
     public static final int REQUEST_HEADER_INVALID = 1400;
     /** Wharf's own: the name asked for with CLAIM_EXCLUSIVE is held by another connection. */
     public static final int EXCLUSIVE_CLAIM_HELD = 1401;
+    /**
+     * Wharf's own: the request carried no credentials, a wrong signature or an unknown user, or was signed outside
+     * the server's replay window; the remark says which. A refusal of rights is RocketMQ's {@link #NO_PERMISSION}.
+     */
+    public static final int AUTHENTICATION_FAILED = 1410;
 
     // Controller answers, with RocketMQ's values (2000-2016).
     /** The request's master epoch is not the current one: another election happened meanwhile. */

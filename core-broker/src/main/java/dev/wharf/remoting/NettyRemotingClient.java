@@ -9,6 +9,8 @@ import dev.wharf.remoting.exception.RemotingTimeoutException;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
@@ -64,6 +66,8 @@ public final class NettyRemotingClient {
     private InvokeSupport invoke;
     private EventLoopGroup ioGroup;
     private Bootstrap bootstrap;
+    private volatile RequestSigner signer;
+    private PipelineHook pipelineHook;
 
     public NettyRemotingClient(NettyClientConfig config) {
         this.config = Objects.requireNonNull(config, "config");
@@ -80,6 +84,16 @@ public final class NettyRemotingClient {
 
     public void setChannelEventListener(ChannelEventListener listener) {
         events.setListener(listener);
+    }
+
+    /** Adds credentials to every request this client sends; null for none. */
+    public void setRequestSigner(RequestSigner signer) {
+        this.signer = signer;
+    }
+
+    /** Adds handlers at the head of every connection's pipeline (TLS); set before {@link #start()}. */
+    public void setPipelineHook(PipelineHook hook) {
+        this.pipelineHook = hook;
     }
 
     public synchronized void start() {
@@ -118,6 +132,7 @@ public final class NettyRemotingClient {
     public RemotingCommand invokeSync(String address, RemotingCommand request, long timeoutMillis)
             throws RemotingException, InterruptedException {
         checkArguments(request, timeoutMillis);
+        sign(request);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         NettyRemotingChannel channel = awaitConnection(address, timeoutMillis);
         return channel.invokeSync(request, remainingMillis(address, request, deadline, timeoutMillis), timeoutMillis);
@@ -131,6 +146,7 @@ public final class NettyRemotingClient {
     public CompletableFuture<RemotingCommand> invokeAsync(String address, RemotingCommand request,
                                                           long timeoutMillis) {
         checkArguments(request, timeoutMillis);
+        sign(request);
         CompletableFuture<NettyRemotingChannel> connecting = connection(address);
         if (connecting.isDone() && !connecting.isCompletedExceptionally()) {
             return connecting.join().invokeAsync(request, timeoutMillis);
@@ -174,6 +190,7 @@ public final class NettyRemotingClient {
     public void invokeOneway(String address, RemotingCommand request, long timeoutMillis)
             throws RemotingException, InterruptedException {
         checkArguments(request, timeoutMillis);
+        sign(request);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         NettyRemotingChannel channel = awaitConnection(address, timeoutMillis);
         channel.invokeOneway(request, remainingMillis(address, request, deadline, timeoutMillis));
@@ -261,7 +278,7 @@ public final class NettyRemotingClient {
             connection.ready.completeExceptionally(e);
             return;
         }
-        ChannelFuture connect = bootstrap.connect(target.host(), target.port());
+        ChannelFuture connect = bootstrapFor(target).connect(target.host(), target.port());
         connection.channel = connect.channel();
         connect.channel().closeFuture().addListener(closed -> connections.remove(address, connection));
         connect.addListener(done -> {
@@ -271,6 +288,22 @@ public final class NettyRemotingClient {
                 connections.remove(address, connection);
                 connection.ready.completeExceptionally(RemotingConnectException.cannotConnect(address,
                         config.getConnectTimeoutMillis(), done.cause()));
+            }
+        });
+    }
+
+    /** The shared bootstrap, or with a pipeline hook one whose connections get the hook's handlers for this peer. */
+    private Bootstrap bootstrapFor(HostAndPort target) {
+        PipelineHook hook = pipelineHook;
+        if (hook == null) {
+            return bootstrap;
+        }
+        ChannelHandler rest = bootstrap.config().handler();
+        return bootstrap.clone().handler(new ChannelInitializer<Channel>() {
+            @Override
+            protected void initChannel(Channel channel) {
+                hook.initChannel(channel, target.host(), target.port());
+                channel.pipeline().addLast(rest);
             }
         });
     }
@@ -292,6 +325,13 @@ public final class NettyRemotingClient {
         }
         if (timeoutMillis <= 0) {
             throw new IllegalArgumentException("timeoutMillis must be positive, got " + timeoutMillis);
+        }
+    }
+
+    private void sign(RemotingCommand request) {
+        RequestSigner s = signer;
+        if (s != null) {
+            s.sign(request);
         }
     }
 

@@ -44,6 +44,7 @@ public final class NettyRemotingServer {
     private Channel serverChannel;
     private volatile PartialFrameBudget frameBudget;
     private volatile RequestObserver requestObserver = RequestObserver.NONE;
+    private PipelineHook pipelineHook;
 
     public NettyRemotingServer(NettyServerConfig config) {
         this.config = Objects.requireNonNull(config, "config");
@@ -69,6 +70,19 @@ public final class NettyRemotingServer {
 
     public void setChannelEventListener(ChannelEventListener listener) {
         events.setListener(listener);
+    }
+
+    /** Checks every request before its processor (authentication, authorization); null for none. */
+    public void setRequestGuard(RequestGuard guard) {
+        dispatcher.setGuard(guard);
+    }
+
+    /**
+     * Adds handlers at the head of every connection's pipeline before the framing handlers (TLS); set before
+     * {@link #start()}.
+     */
+    public void setPipelineHook(PipelineHook hook) {
+        this.pipelineHook = hook;
     }
 
     /**
@@ -102,7 +116,7 @@ public final class NettyRemotingServer {
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 .childOption(ChannelOption.SO_KEEPALIVE, false)
                 .childHandler(new RemotingChannelInitializer(config, invoke, dispatcher, events, channels,
-                        frameBudget));
+                        frameBudget).withHook(pipelineHook));
         if (config.getSocketSndBufSize() > 0) {
             bootstrap.childOption(ChannelOption.SO_SNDBUF, config.getSocketSndBufSize());
         }

@@ -31,6 +31,7 @@ final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
     private final RemotingCommandEncoder commandEncoder = new RemotingCommandEncoder();
     private final RemotingChannelHandler handler;
     private final PartialFrameBudget frameBudget;
+    private PipelineHook hook;
     /** Close lines of all the endpoint's frame decoders share one limiter, so a flood of connections is bounded. */
     private final RateLimitedLog frameWarnings =
             RateLimitedLog.of(LoggerFactory.getLogger(RemotingFrameDecoder.class));
@@ -45,11 +46,20 @@ final class RemotingChannelInitializer extends ChannelInitializer<Channel> {
         this.handler = new RemotingChannelHandler(dispatcher, events, config.getChannelMaxIdleTimeSeconds());
     }
 
+    /** Adds {@code hook}'s handlers at the head of every pipeline (null: none). */
+    RemotingChannelInitializer withHook(PipelineHook hook) {
+        this.hook = hook;
+        return this;
+    }
+
     @Override
     protected void initChannel(Channel channel) {
         NettyRemotingChannel.attach(channel, invoke);
         channels.add(channel);
         ChannelPipeline pipeline = channel.pipeline();
+        if (hook != null) {
+            hook.initChannel(channel, null, 0);
+        }
         if (config.getChannelMaxIdleTimeSeconds() > 0) {
             pipeline.addLast("idle", new IdleStateHandler(0, 0, config.getChannelMaxIdleTimeSeconds()));
         }

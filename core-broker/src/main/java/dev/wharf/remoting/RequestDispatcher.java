@@ -32,6 +32,7 @@ final class RequestDispatcher {
 
     private volatile IntObjectMap<Registration> processors = new IntObjectHashMap<>();
     private volatile Registration defaultProcessor;
+    private volatile RequestGuard guard;
     private final AtomicLong overloaded = new AtomicLong();
     /** Refusals and processor failures can come at the request rate: one line per kind per interval. */
     private final RateLimitedLog warnings = RateLimitedLog.of(log);
@@ -41,6 +42,10 @@ final class RequestDispatcher {
         copy.putAll(processors);
         copy.put(code, registration(processor, executor));
         processors = copy;
+    }
+
+    void setGuard(RequestGuard guard) {
+        this.guard = guard;
     }
 
     void registerDefault(RequestProcessor processor, ExecutorService executor) {
@@ -83,7 +88,9 @@ final class RequestDispatcher {
     private void process(RequestProcessor processor, NettyRemotingChannel channel, RemotingCommand request) {
         RemotingCommand response;
         try {
-            response = processor.process(channel, request);
+            RequestGuard g = guard;
+            RemotingCommand refused = g == null ? null : g.check(channel, request);
+            response = refused != null ? refused : processor.process(channel, request);
         } catch (RemotingCommandException | HeaderException e) {
             warnings.warn("bad-header:" + request.code(), "Refused {} from {}: {}", request.describe(),
                     channel.remoteAddress(), e.getMessage());

@@ -2,7 +2,10 @@ package dev.wharf.server;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.controller.ControllerConfig;
 import dev.wharf.namesrv.NameServer;
+import dev.wharf.namesrv.NameServerConfig;
+import dev.wharf.remoting.NettyServerConfig;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -49,7 +52,8 @@ final class StandaloneCommand implements Callable<Integer> {
         String bind = settings.netty().getBindAddress();
         Foreground foreground = new Foreground();
         try {
-            NameServer nameServer = Servers.startNameServer(bind, port, foreground);
+            NameServer nameServer = Servers.startNameServer(new NameServerConfig(), nameServerNetty(settings, bind),
+                    new ControllerConfig(), foreground);
             String own = Servers.localAddressOf(nameServer, bind);
             String others = settings.broker().getNamesrvAddr();
             settings.broker().setNamesrvAddr(others.isEmpty() ? own : own + ";" + others);
@@ -62,5 +66,28 @@ final class StandaloneCommand implements Callable<Integer> {
             foreground.stopAll();
             throw e;
         }
+    }
+
+    /**
+     * The NameServer of a standalone server listens like the broker and shares its security: the same users file
+     * (the broker's, by default under its store), the same authentication, authorization and TLS.
+     */
+    private NettyServerConfig nameServerNetty(BrokerSettings settings, String bind) {
+        NettyServerConfig broker = settings.netty();
+        NettyServerConfig ns = new NettyServerConfig();
+        ns.setListenPort(port);
+        ns.setBindAddress(bind);
+        ns.setAuthenticationEnabled(broker.isAuthenticationEnabled());
+        ns.setAuthorizationEnabled(broker.isAuthorizationEnabled());
+        ns.setAclFile(!broker.getAclFile().isEmpty() ? broker.getAclFile()
+                : settings.store().rootPath().resolve("config").resolve("acl.json").toString());
+        ns.setAuthReplayWindowMillis(broker.getAuthReplayWindowMillis());
+        ns.setTlsMode(broker.getTlsMode());
+        ns.setTlsServerCertPath(broker.getTlsServerCertPath());
+        ns.setTlsServerKeyPath(broker.getTlsServerKeyPath());
+        ns.setTlsServerKeyPassword(broker.getTlsServerKeyPassword());
+        ns.setTlsServerTrustCertPath(broker.getTlsServerTrustCertPath());
+        ns.setTlsServerNeedClientAuth(broker.isTlsServerNeedClientAuth());
+        return ns;
     }
 }

@@ -123,6 +123,17 @@ class PackageDependencyTest {
     }
 
     @Test
+    void securityIsPlainJavaOverCommon() {
+        noClasses().that().resideInAPackage("dev.wharf.security..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "dev.wharf.store..", "dev.wharf.protocol..", "dev.wharf.remoting..", "dev.wharf.namesrv..",
+                        "dev.wharf.broker..", "dev.wharf.client..", "dev.wharf.server..", "dev.wharf.controller..",
+                        "io.netty..")
+                .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    @Test
     void noCyclesBetweenTopLevelPackages() {
         slices().matching("dev.wharf.(*)..").should().beFreeOfCycles()
                 .allowEmptyShould(true)

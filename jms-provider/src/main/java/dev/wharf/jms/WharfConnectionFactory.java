@@ -88,14 +88,28 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
     }
 
     /**
-     * Opens a connection. Wharf brokers do not authenticate clients, so the user name and password are not used.
+     * Opens a connection whose requests are signed as {@code userName} (null: the factory's {@code user} option, if
+     * any). The password never leaves this process: a key derived from it signs each request.
      *
-     * @throws JMSException when no broker can be reached (the message names the address), or with
-     *                      {@link jakarta.jms.InvalidClientIDException} when the factory's client id is in use
+     * @throws JMSException when no broker can be reached (the message names the address), with
+     *                      {@link jakarta.jms.JMSSecurityException} when the servers refuse the user or password, or
+     *                      with {@link jakarta.jms.InvalidClientIDException} when the factory's client id is in use
      */
     @Override
     public Connection createConnection(String userName, String password) throws JMSException {
-        return WharfConnection.open(getConfig(), hooks());
+        return WharfConnection.open(configFor(userName, password), hooks());
+    }
+
+    /** The configuration with the caller's user and password in place of the factory's, when a user is given. */
+    private WharfConnectionConfig configFor(String userName, String password) {
+        WharfConnectionConfig config = getConfig();
+        if (userName == null) {
+            return config;
+        }
+        ConnectionOptions withUser = config.options();
+        withUser.setUser(userName);
+        withUser.setPassword(password);
+        return WharfConnectionConfig.of(config.url(), withUser);
     }
 
     @Override
@@ -105,7 +119,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
-        return WharfConnection.open(getConfig(), hooks());
+        return WharfConnection.open(configFor(userName, password), hooks());
     }
 
     @Override
@@ -115,7 +129,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
-        return WharfConnection.open(getConfig(), hooks());
+        return WharfConnection.open(configFor(userName, password), hooks());
     }
 
     @Override
@@ -139,7 +153,8 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
         checkSessionMode(sessionMode);
-        return WharfJMSContext.open(JmsErrors.unchecked(() -> WharfConnection.open(getConfig(), hooks())), sessionMode);
+        return WharfJMSContext.open(JmsErrors.unchecked(() -> WharfConnection.open(configFor(userName, password),
+                hooks())), sessionMode);
     }
 
     /** Refuses a session mode that is not AUTO_ACKNOWLEDGE, CLIENT_ACKNOWLEDGE, DUPS_OK_ACKNOWLEDGE or SESSION_TRANSACTED. */
@@ -360,6 +375,78 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     public void setDeserializationDenyList(String deserializationDenyList) {
         options.setDeserializationDenyList(deserializationDenyList);
+    }
+
+    /** The user connections sign their requests as when none is given to {@code createConnection}; null: none. */
+    public String getUser() {
+        return options.getUser();
+    }
+
+    public void setUser(String user) {
+        options.setUser(user);
+    }
+
+    /** The password of the factory's user; not serialized and not part of the JNDI reference. */
+    public String getPassword() {
+        return options.getPassword();
+    }
+
+    public void setPassword(String password) {
+        options.setPassword(password);
+    }
+
+    /** Whether connections speak TLS (the URL option {@code tls=true}). */
+    public boolean isTls() {
+        return options.isTls();
+    }
+
+    public void setTls(boolean tls) {
+        options.setTls(tls);
+    }
+
+    /** PEM certificates trusted as the servers'; empty: the JDK's authorities. */
+    public String getTlsTrustCertPath() {
+        return options.getTlsTrustCertPath();
+    }
+
+    public void setTlsTrustCertPath(String tlsTrustCertPath) {
+        options.setTlsTrustCertPath(tlsTrustCertPath);
+    }
+
+    /** The client certificate for mutual TLS (PEM or PKCS#12 .p12); empty: none. */
+    public String getTlsCertPath() {
+        return options.getTlsCertPath();
+    }
+
+    public void setTlsCertPath(String tlsCertPath) {
+        options.setTlsCertPath(tlsCertPath);
+    }
+
+    /** The PKCS#8 PEM private key of the client certificate. */
+    public String getTlsKeyPath() {
+        return options.getTlsKeyPath();
+    }
+
+    public void setTlsKeyPath(String tlsKeyPath) {
+        options.setTlsKeyPath(tlsKeyPath);
+    }
+
+    /** Password of the client key or key store. */
+    public String getTlsKeyPassword() {
+        return options.getTlsKeyPassword();
+    }
+
+    public void setTlsKeyPassword(String tlsKeyPassword) {
+        options.setTlsKeyPassword(tlsKeyPassword);
+    }
+
+    /** Whether a server's certificate must name the host connected to (on by default). */
+    public boolean isTlsVerifyHostname() {
+        return options.isTlsVerifyHostname();
+    }
+
+    public void setTlsVerifyHostname(boolean tlsVerifyHostname) {
+        options.setTlsVerifyHostname(tlsVerifyHostname);
     }
 
     // ---------------------------------------------------------------- JNDI and serialization

@@ -91,6 +91,7 @@ public final class ClientInstance {
         NettyClientConfig nettyConfig = new NettyClientConfig();
         nettyConfig.setCallbackExecutorThreads(config.getClientCallbackExecutorThreads());
         this.remoting = new NettyRemotingClient(nettyConfig);
+        ClientSecurity.apply(remoting, config);
         this.calls = new RemotingCalls(remoting);
         this.nameServer = new NameServerApi(calls, nameServers, config.getMqClientApiTimeout());
         this.messageApi = new MessageApi(calls, config.getMaxMessageSize());
@@ -133,7 +134,12 @@ public final class ClientInstance {
             } catch (IllegalArgumentException e) {
                 throw new ClientException(e.getMessage(), e);
             }
-            ClientInstance created = new ClientInstance(clientId, config.copy(), nameServers);
+            ClientInstance created;
+            try {
+                created = new ClientInstance(clientId, config.copy(), nameServers);
+            } catch (IllegalArgumentException e) {
+                throw new ClientException(e.getMessage(), e);
+            }
             created.start();
             created.references = 1;
             INSTANCES.put(clientId, created);

@@ -45,6 +45,7 @@ public final class NameServerApi {
     public TopicRouteData route(String topic) throws ClientException, InterruptedException {
         List<String> failures = new ArrayList<>();
         boolean anyAnswered = false;
+        ClientException refused = null;
         for (String address : addresses.inTryOrder()) {
             RemotingCommand response;
             try {
@@ -52,6 +53,11 @@ public final class NameServerApi {
                         new TopicRequest(topic)), timeoutMillis);
             } catch (ClientException e) {
                 failures.add(e.getMessage());
+                continue;
+            }
+            if (response.code() == ResponseCode.AUTHENTICATION_FAILED || response.code() == ResponseCode.NO_PERMISSION) {
+                // a refusal of the credentials is not "no such topic": the caller must learn why
+                refused = RemotingCalls.refused(address, RequestCode.GET_ROUTEINFO_BY_TOPIC, response);
                 continue;
             }
             anyAnswered = true;
@@ -65,6 +71,9 @@ public final class NameServerApi {
         }
         if (anyAnswered) {
             return null;
+        }
+        if (refused != null) {
+            throw refused;
         }
         throw noneAnswered("the route of topic " + topic, failures);
     }

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
                 SendCommand.class, ConsumeCommand.class, ConsumerProgressCommand.class, QueryKeyCommand.class,
                 QueryIdCommand.class, ResetOffsetCommand.class, DlqListCommand.class, DlqResendCommand.class,
                 ControllerStatusCommand.class, BrokerGroupsCommand.class, ElectMasterCommand.class,
-                ClusterCheckCommand.class})
+                ClusterCheckCommand.class, UserCreateCommand.class, UserDeleteCommand.class, AclSetCommand.class,
+                AclListCommand.class})
 public final class AdminCommand implements Runnable {
 
     @Option(names = {"-n", "--namesrv"}, scope = ScopeType.INHERIT, paramLabel = "HOST:PORT",
@@ -29,6 +30,26 @@ public final class AdminCommand implements Runnable {
             description = "Print the result as JSON instead of aligned text.")
     boolean json;
 
+    @Option(names = "--user", scope = ScopeType.INHERIT, paramLabel = "USER",
+            defaultValue = "${env:WHARF_USER}",
+            description = "User to sign requests as, on servers with authentication on (default: the WHARF_USER"
+                    + " environment variable).")
+    String user;
+
+    @Option(names = "--password", scope = ScopeType.INHERIT, paramLabel = "PASSWORD", arity = "0..1",
+            interactive = true, defaultValue = "${env:WHARF_PASSWORD}",
+            description = "Password of --user: give --password alone to be asked for it, or set WHARF_PASSWORD;"
+                    + " a password typed on the command line stays in the shell's history.")
+    String password;
+
+    @Option(names = "--tls", scope = ScopeType.INHERIT,
+            description = "Speak TLS to the NameServer and brokers.")
+    boolean tls;
+
+    @Option(names = "--tls-trust-cert", scope = ScopeType.INHERIT, paramLabel = "PEM",
+            description = "PEM certificates trusted as the servers' (default: the JDK's authorities).")
+    String tlsTrustCert;
+
     @Spec
     CommandSpec spec;
 
@@ -39,7 +60,17 @@ public final class AdminCommand implements Runnable {
     }
 
     AdminSession open() throws CliException, ClientException, InterruptedException {
-        return AdminSession.open(namesrv);
+        return AdminSession.open(namesrv, config -> {
+            if (user != null && !user.isBlank()) {
+                if (password == null || password.isEmpty()) {
+                    throw CliException.usage("--user " + user + " needs a password: give --password (to be asked),"
+                            + " or set WHARF_PASSWORD");
+                }
+                config.withCredentials(user, password);
+            }
+            config.setTlsEnable(tls);
+            config.setTlsTrustCertPath(tlsTrustCert);
+        });
     }
 
     Output output() {

@@ -46,6 +46,22 @@ final class AdminSession implements AutoCloseable {
      * @throws CliException USAGE for a malformed address, UNREACHABLE when no NameServer answers
      */
     static AdminSession open(String namesrv) throws CliException, ClientException, InterruptedException {
+        return open(namesrv, config -> { });
+    }
+
+    /** What a command's options add to the client configuration (credentials, TLS). */
+    @FunctionalInterface
+    interface Setup {
+        void apply(ClientConfig config) throws CliException;
+    }
+
+    /**
+     * Like {@link #open(String)}, with credentials and TLS from {@code setup}.
+     *
+     * @throws CliException USAGE for a malformed address or missing password, UNREACHABLE when no NameServer answers
+     */
+    static AdminSession open(String namesrv, Setup setup) throws CliException, ClientException,
+            InterruptedException {
         try {
             NameServerAddresses.parse(namesrv);
         } catch (IllegalArgumentException e) {
@@ -56,6 +72,7 @@ final class AdminSession implements AutoCloseable {
         // an instance of its own: never shares (or conflicts with) clients of another command in this JVM
         config.setInstanceName("wharf-cli-" + ProcessHandle.current().pid() + "-" + SESSIONS.incrementAndGet());
         config.setClientCallbackExecutorThreads(2);
+        setup.apply(config);
         AdminClient admin = new AdminClient(config);
         admin.start();
         AdminSession session = new AdminSession(namesrv, config, admin);

@@ -40,6 +40,14 @@ public class ConnectionOptions implements Serializable {
     private String deserializationAllowList = "";
     private String deserializationDenyList = "";
     private int transactionSendWindow = 64;
+    private String user;
+    private transient String password;
+    private boolean tls;
+    private String tlsTrustCertPath = "";
+    private String tlsCertPath = "";
+    private String tlsKeyPath = "";
+    private transient String tlsKeyPassword = "";
+    private boolean tlsVerifyHostname = true;
 
     public ConnectionOptions() {
     }
@@ -69,6 +77,14 @@ public class ConnectionOptions implements Serializable {
         deserializationAllowList = other.deserializationAllowList;
         deserializationDenyList = other.deserializationDenyList;
         transactionSendWindow = other.transactionSendWindow;
+        user = other.user;
+        password = other.password;
+        tls = other.tls;
+        tlsTrustCertPath = other.tlsTrustCertPath;
+        tlsCertPath = other.tlsCertPath;
+        tlsKeyPath = other.tlsKeyPath;
+        tlsKeyPassword = other.tlsKeyPassword;
+        tlsVerifyHostname = other.tlsVerifyHostname;
     }
 
     /** The options that differ from null as strings, in a fixed order (for JNDI references and logs). */
@@ -96,6 +112,17 @@ public class ConnectionOptions implements Serializable {
         out.put("deserializationAllowList", deserializationAllowList);
         out.put("deserializationDenyList", deserializationDenyList);
         out.put("transactionSendWindow", Integer.toString(transactionSendWindow));
+        // passwords stay out: this map ends up in logs and JNDI references
+        if (user != null) {
+            out.put("user", user);
+        }
+        if (tls) {
+            out.put("tls", "true");
+            out.put("tlsTrustCertPath", tlsTrustCertPath);
+            out.put("tlsCertPath", tlsCertPath);
+            out.put("tlsKeyPath", tlsKeyPath);
+            out.put("tlsVerifyHostname", Boolean.toString(tlsVerifyHostname));
+        }
         return out;
     }
 
@@ -381,5 +408,82 @@ public class ConnectionOptions implements Serializable {
     public void setTransactionSendWindow(int transactionSendWindow) {
         between("transactionSendWindow", transactionSendWindow, 0, 4096);
         this.transactionSendWindow = transactionSendWindow;
+    }
+
+    // ---------------------------------------------------------------- security
+
+    /**
+     * The user connections sign their requests as when {@code createConnection()} is called without one; null:
+     * unsigned (a server with authentication on then refuses the connection with a JMSSecurityException).
+     */
+    public String getUser() {
+        return user;
+    }
+
+    public void setUser(String user) {
+        this.user = user == null || user.isBlank() ? null : user.trim();
+    }
+
+    /** The password of {@link #getUser()}; never logged, never part of a JNDI reference or of serialized state. */
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    /** Whether connections to NameServers and brokers speak TLS. */
+    public boolean isTls() {
+        return tls;
+    }
+
+    public void setTls(boolean tls) {
+        this.tls = tls;
+    }
+
+    /** PEM certificates trusted as the servers' (a private CA, a self-signed server); empty: the JDK's authorities. */
+    public String getTlsTrustCertPath() {
+        return tlsTrustCertPath;
+    }
+
+    public void setTlsTrustCertPath(String tlsTrustCertPath) {
+        this.tlsTrustCertPath = tlsTrustCertPath == null ? "" : tlsTrustCertPath.trim();
+    }
+
+    /** This client's certificate for mutual TLS: PEM (with {@code tlsKeyPath}) or a PKCS#12 .p12 key store. */
+    public String getTlsCertPath() {
+        return tlsCertPath;
+    }
+
+    public void setTlsCertPath(String tlsCertPath) {
+        this.tlsCertPath = tlsCertPath == null ? "" : tlsCertPath.trim();
+    }
+
+    /** The PKCS#8 PEM private key of {@code tlsCertPath}. */
+    public String getTlsKeyPath() {
+        return tlsKeyPath;
+    }
+
+    public void setTlsKeyPath(String tlsKeyPath) {
+        this.tlsKeyPath = tlsKeyPath == null ? "" : tlsKeyPath.trim();
+    }
+
+    /** Password of the client key or key store; empty for none. Never logged. */
+    public String getTlsKeyPassword() {
+        return tlsKeyPassword;
+    }
+
+    public void setTlsKeyPassword(String tlsKeyPassword) {
+        this.tlsKeyPassword = tlsKeyPassword == null ? "" : tlsKeyPassword;
+    }
+
+    /** Whether a server's certificate must name the host or IP connected to (on by default). */
+    public boolean isTlsVerifyHostname() {
+        return tlsVerifyHostname;
+    }
+
+    public void setTlsVerifyHostname(boolean tlsVerifyHostname) {
+        this.tlsVerifyHostname = tlsVerifyHostname;
     }
 }

@@ -19,6 +19,7 @@ import dev.wharf.protocol.body.RouteData.BrokerData;
 import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import jakarta.jms.JMSException;
+import jakarta.jms.JMSSecurityException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -87,6 +88,14 @@ public final class BrokerLink implements AutoCloseable {
         try {
             instance = ClientInstance.acquire(clientConfig);
         } catch (ClientException e) {
+            if (e.getCause() instanceof IllegalArgumentException bad) {
+                // settings the client refused before sending anything: a bad password form, unreadable TLS files
+                boolean credentials = !clientConfig.getAccessKey().isEmpty() && !clientConfig.isTlsEnable()
+                        || String.valueOf(bad.getMessage()).contains("password of user");
+                String message = "Cannot connect to " + config.url() + ": " + bad.getMessage();
+                throw JmsErrors.withCause(credentials ? new JMSSecurityException(message) : new JMSException(message),
+                        e);
+            }
             throw JmsErrors.fromClient(e, "connect to " + config.url());
         }
         BrokerLink link = new BrokerLink(config, clientConfig, instance, hooks);
@@ -94,8 +103,9 @@ public final class BrokerLink implements AutoCloseable {
             link.probe();
         } catch (JMSException e) {
             instance.release();
-            throw JmsErrors.withCause(new JMSException("Cannot connect to " + config.url() + ": " + e.getMessage(),
-                    e.getErrorCode()), e);
+            String message = "Cannot connect to " + config.url() + ": " + e.getMessage();
+            throw JmsErrors.withCause(e instanceof JMSSecurityException ? new JMSSecurityException(message,
+                    e.getErrorCode()) : new JMSException(message, e.getErrorCode()), e);
         }
         return link;
     }
@@ -110,6 +120,15 @@ public final class BrokerLink implements AutoCloseable {
             c.setHeartbeatBrokerInterval(millis(options.getHeartbeatBrokerInterval()));
             c.setPersistConsumerOffsetInterval(millis(options.getPersistConsumerOffsetInterval()));
             c.setClientCallbackExecutorThreads(2);
+            if (options.getUser() != null) {
+                c.withCredentials(options.getUser(), options.getPassword());
+            }
+            c.setTlsEnable(options.isTls());
+            c.setTlsTrustCertPath(options.getTlsTrustCertPath());
+            c.setTlsCertPath(options.getTlsCertPath());
+            c.setTlsKeyPath(options.getTlsKeyPath());
+            c.setTlsKeyPassword(options.getTlsKeyPassword());
+            c.setTlsVerifyHostname(options.isTlsVerifyHostname());
         } catch (IllegalArgumentException e) {
             throw JmsErrors.jms("The connection options cannot configure the client: " + e.getMessage(), e);
         }
@@ -143,6 +162,9 @@ public final class BrokerLink implements AutoCloseable {
             }
             brokers.putAll(slaves);
         } catch (ClientException e) {
+            if (isSecurityRefusal(e)) {
+                throw JmsErrors.fromClient(e, "connect as " + describeUser());
+            }
             throw JmsErrors.jms("The NameServer at " + clientConfig.getNamesrvAddr() + " does not answer ("
                     + e.getMessage() + "); check that it runs and is reachable.", e);
         } catch (InterruptedException e) {
@@ -160,6 +182,9 @@ public final class BrokerLink implements AutoCloseable {
                 instance.groupApi().consumerIds(broker.getValue(), PROBE_GROUP, instance.apiTimeoutMillis());
                 return;
             } catch (ClientException e) {
+                if (e.responseCode() == ResponseCode.AUTHENTICATION_FAILED) {
+                    throw JmsErrors.fromClient(e, "connect as " + describeUser());
+                }
                 if (!e.isNoResponse()) {
                     return;
                 }
@@ -172,6 +197,15 @@ public final class BrokerLink implements AutoCloseable {
         }
         throw JmsErrors.jms("No broker answers (" + String.join(", ", silent) + "); check that the broker runs and"
                 + " is reachable.", last);
+    }
+
+    private static boolean isSecurityRefusal(ClientException e) {
+        return e.responseCode() == ResponseCode.AUTHENTICATION_FAILED || e.responseCode() == ResponseCode.NO_PERMISSION;
+    }
+
+    private String describeUser() {
+        return clientConfig.getAccessKey().isEmpty() ? "an anonymous user (no user name given)"
+                : "user '" + clientConfig.getAccessKey() + "'";
     }
 
     /** A unique id of this connection, stamped on every message it sends (for noLocal consumers). */

@@ -93,6 +93,9 @@ public final class JmsErrors {
         JMSException e = switch (code) {
             case ResponseCode.NO_PERMISSION -> new JMSSecurityException(prefix
                     + ". Grant the permission on the broker or use another destination.", errorCode);
+            case ResponseCode.AUTHENTICATION_FAILED -> new JMSSecurityException(prefix
+                    + ". Check the user name and password given to the connection factory (createConnection(user,"
+                    + " password) or its user/password options).", errorCode);
             case ResponseCode.TOPIC_NOT_EXIST, ResponseCode.SUBSCRIPTION_NOT_EXIST,
                     ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST -> new InvalidDestinationException(prefix
                     + ". The destination or subscription does not exist on the broker; create it first or enable"

@@ -63,8 +63,15 @@ class ConnectionConfigTest {
         ConnectionOptions all = new ConnectionOptions();
         all.setClientID("c");
         all.setInstanceName("i");
+        all.setUser("u");
+        all.setPassword("secret-password");
+        all.setTls(true);
+        all.setTlsKeyPassword("secret-key-password");
+        // passwords are options but never settings of a reference (they would end up in JNDI trees and logs)
         assertThat(BeanBinder.keys(ConnectionOptions.class))
+                .filteredOn(key -> !key.equals("password") && !key.equals("tlsKeyPassword"))
                 .containsExactlyInAnyOrderElementsOf(all.toSettings().keySet());
+        assertThat(all.toSettings().toString()).doesNotContain("secret");
     }
 
     @Test

@@ -41,6 +41,17 @@ final class WharfConnectionFactoryFactory {
         set("wharf.max-reconsume-times", properties.getMaxReconsumeTimes(), factory::setMaxReconsumeTimes);
         set("wharf.redelivery-delay", millis(properties.getRedeliveryDelay()), factory::setRedeliveryDelay);
         set("wharf.send-timeout", millis(properties.getSendTimeout()), factory::setSendTimeout);
+        set("wharf.user", properties.getUser(), factory::setUser);
+        set("wharf.password", properties.getPassword(), factory::setPassword);
+        WharfProperties.Tls tls = properties.getTls();
+        if (tls.isEnabled()) {
+            factory.setTls(true);
+            set("wharf.tls.trust-cert-path", tls.getTrustCertPath(), factory::setTlsTrustCertPath);
+            set("wharf.tls.cert-path", tls.getCertPath(), factory::setTlsCertPath);
+            set("wharf.tls.key-path", tls.getKeyPath(), factory::setTlsKeyPath);
+            set("wharf.tls.key-password", tls.getKeyPassword(), factory::setTlsKeyPassword);
+            factory.setTlsVerifyHostname(tls.isVerifyHostname());
+        }
         factory.setTransactionLifecycleListener(lifecycle);
         factory.setTransactionChecker(checker);
         return factory;

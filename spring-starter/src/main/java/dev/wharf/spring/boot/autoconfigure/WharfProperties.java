@@ -44,6 +44,17 @@ public class WharfProperties {
      */
     private Map<String, String> options = new LinkedHashMap<>();
 
+    /**
+     * User the application's connections sign their requests as, on servers with authentication on
+     * (aclEnable / authenticationEnabled). Unset: requests are not signed.
+     */
+    private String user;
+
+    /** Password of wharf.user; only a key derived from it ever leaves the application's memory. */
+    private String password;
+
+    private final Tls tls = new Tls();
+
     private final Embedded embedded = new Embedded();
 
     private final Transaction transaction = new Transaction();
@@ -94,6 +105,26 @@ public class WharfProperties {
 
     public void setOptions(Map<String, String> options) {
         this.options = options;
+    }
+
+    public String getUser() {
+        return user;
+    }
+
+    public void setUser(String user) {
+        this.user = user;
+    }
+
+    public String getPassword() {
+        return password;
+    }
+
+    public void setPassword(String password) {
+        this.password = password;
+    }
+
+    public Tls getTls() {
+        return tls;
     }
 
     public Embedded getEmbedded() {
@@ -256,6 +287,76 @@ public class WharfProperties {
 
         public void setCleanupBatchSize(int cleanupBatchSize) {
             this.cleanupBatchSize = cleanupBatchSize;
+        }
+    }
+
+    /** TLS of the connections to the NameServers and brokers ({@code wharf.tls.*}). */
+    public static class Tls {
+
+        /** Whether connections speak TLS. */
+        private boolean enabled;
+
+        /** PEM certificates trusted as the servers' (a private CA, a self-signed server); unset: the JDK's. */
+        private String trustCertPath;
+
+        /** Client certificate for mutual TLS: PEM (with key-path) or a PKCS#12 .p12 key store. */
+        private String certPath;
+
+        /** PKCS#8 PEM private key of cert-path. */
+        private String keyPath;
+
+        /** Password of the client key or key store. */
+        private String keyPassword;
+
+        /** Whether a server's certificate must name the host connected to. */
+        private boolean verifyHostname = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public String getTrustCertPath() {
+            return trustCertPath;
+        }
+
+        public void setTrustCertPath(String trustCertPath) {
+            this.trustCertPath = trustCertPath;
+        }
+
+        public String getCertPath() {
+            return certPath;
+        }
+
+        public void setCertPath(String certPath) {
+            this.certPath = certPath;
+        }
+
+        public String getKeyPath() {
+            return keyPath;
+        }
+
+        public void setKeyPath(String keyPath) {
+            this.keyPath = keyPath;
+        }
+
+        public String getKeyPassword() {
+            return keyPassword;
+        }
+
+        public void setKeyPassword(String keyPassword) {
+            this.keyPassword = keyPassword;
+        }
+
+        public boolean isVerifyHostname() {
+            return verifyHostname;
+        }
+
+        public void setVerifyHostname(boolean verifyHostname) {
+            this.verifyHostname = verifyHostname;
         }
     }
 }

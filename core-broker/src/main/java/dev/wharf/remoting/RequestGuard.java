@@ -1,0 +1,17 @@
+package dev.wharf.remoting;
+
+import dev.wharf.protocol.RemotingCommand;
+
+/**
+ * A check every request of a server passes before its processor sees it (authentication and authorization, see
+ * {@code dev.wharf.remoting.auth}). Runs on the processor's executor, never on an I/O thread.
+ */
+@FunctionalInterface
+public interface RequestGuard {
+
+    /**
+     * Null to let the request through, or the response to answer instead (built with
+     * {@link RemotingCommand#newResponse}); the processor is then not called.
+     */
+    RemotingCommand check(RemotingChannel channel, RemotingCommand request);
+}
