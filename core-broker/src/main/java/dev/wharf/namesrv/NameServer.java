@@ -34,8 +34,6 @@ public final class NameServer {
     private ScheduledExecutorService scheduler;
     private ThreadPoolExecutor executor;
     private volatile RequestObserver requestObserver;
-    }
-
     private ServerSecurity security;
 
     public NameServer(NameServerConfig config, NettyServerConfig serverConfig) {
