@@ -66,16 +66,14 @@ const pages = {
       e.preventDefault();
       const f = new FormData(e.target);
       await act(() => api('/topics', {method: 'POST', body: JSON.stringify({topic: f.get('topic'),
-        queues: Number(f.get('queues'))})}), 'Topic ' + f.get('topic') + ' created.');
-      route();
+        queues: Number(f.get('queues'))})}), 'Topic ' + f.get('topic') + ' created.') && route();
     };
     page.querySelectorAll('[data-delete]').forEach(b => b.onclick = async () => {
       const name = b.dataset.delete;
       const typed = prompt('Deleting topic ' + name + ' drops its queues. Type the topic name to confirm:');
       if (typed === null) { return; }
       await act(() => api('/topics/' + encodeURIComponent(name) + '?confirm=' + encodeURIComponent(typed),
-        {method: 'DELETE'}), 'Topic ' + name + ' deleted.');
-      route();
+        {method: 'DELETE'}), 'Topic ' + name + ' deleted.') && route();
     });
   },
   async topic(name) {
@@ -113,8 +111,7 @@ const pages = {
         + '? Type the group name to confirm:');
       if (typed === null) { return; }
       await act(() => api('/groups/' + encodeURIComponent(name) + '/reset', {method: 'POST', body: JSON.stringify(
-        {topic: f.get('topic'), to: f.get('to'), confirm: typed})}), 'Offsets of ' + name + ' reset.');
-      route();
+        {topic: f.get('topic'), to: f.get('to'), confirm: typed})}), 'Offsets of ' + name + ' reset.') && route();
     };
   },
   async messages() {
@@ -173,8 +170,7 @@ const pages = {
       if (typed === null) { return; }
       body.confirm = typed;
       await act(() => api('/dlq/' + encodeURIComponent(group) + '/resend', {method: 'POST', body: JSON.stringify(body)}),
-        'Resent.');
-      route();
+        'Resent.') && route();
     };
     document.getElementById('letters').innerHTML = (list.length ? '<p><button class="danger" id="resend-all">Resend all ('
       + list.length + ')</button></p>' + table([...MESSAGE_HEADERS, ''], messageRows(list).map((r, i) => [...r,
@@ -187,14 +183,17 @@ const pages = {
   },
 };
 
+// true when the action went through; a refused one leaves its sentence on the page (no redraw that would clear it)
 async function act(action, done) {
   try {
     await action();
     showError('');
     if (done) { notice(done); }
+    return true;
   } catch (e) {
     notice('');
     showError(e.message);
+    return false;
   }
 }
 
