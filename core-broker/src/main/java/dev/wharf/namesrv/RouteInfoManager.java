@@ -168,7 +168,8 @@ public final class RouteInfoManager {
      */
     private void refuseTakeover(BrokerKey key, String brokerAddr, Object channel) {
         BrokerLiveInfo holder = brokerLiveTable.get(key);
-        if (holder != null && !holder.brokerAddr().equals(brokerAddr) && heldElsewhere(holder, channel)) {
+        if (holder != null && !holder.brokerAddr().equals(brokerAddr) && heldElsewhere(holder, channel)
+                && !replicaOnThisConnection(key.brokerName(), channel)) {
             throw new BrokerTakeoverException(key.brokerName() + " id=" + key.brokerId() + " is registered by a live"
                     + " broker at " + holder.brokerAddr() + " on another connection; " + brokerAddr + " may not take"
                     + " over its name and id while it is connected. Stop that broker first (or give this one another"
@@ -181,6 +182,26 @@ public final class RouteInfoManager {
                     + atAddr.brokerId() + " by a live broker on another connection; it cannot be registered as "
                     + key.brokerName() + " id=" + key.brokerId() + " while that broker is connected.");
         }
+    }
+
+    /**
+     * Whether {@code channel} already carries a live registration of another replica of {@code brokerName}: a
+     * slave elected master (controller mode) registers as id 0 while the old master may still hold a connection
+     * (paused, cut off from the controllers but not from this NameServer). The old master's entry then moves to
+     * the new one; a stranger's first registration still cannot take a live broker's name and id.
+     */
+    private boolean replicaOnThisConnection(String brokerName, Object channel) {
+        BrokerGroup group = brokerAddrTable.get(brokerName);
+        if (group == null || channel == null) {
+            return false;
+        }
+        for (Long id : group.addrs.keySet()) {
+            BrokerLiveInfo replica = brokerLiveTable.get(new BrokerKey(brokerName, id));
+            if (replica != null && channel.equals(replica.channel())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean heldElsewhere(BrokerLiveInfo holder, Object channel) {

@@ -101,4 +101,51 @@ class NameServerTest {
         r.writeHeader(new TopicRequest(topic));
         return r;
     }
+
+    private RemotingCommand registration(String addr, long brokerId) {
+        RemotingCommand register = RemotingCommand.createRequest(RequestCode.REGISTER_BROKER);
+        register.writeHeader(new RegisterBrokerRequest("broker-a", addr, "DefaultCluster", brokerId, null));
+        register.setBody(Json.encode(new RegisterBrokerBody(Map.of("orders", new TopicConfig("orders", 4)),
+                new DataVersion(1, brokerId + 1))));
+        return register;
+    }
+
+    /**
+     * A slave elected master registers as id 0 while the old master still holds its connection (paused, or cut off
+     * from the controllers only): the entry moves to the new master, and the old one cannot take it back; a
+     * connection that never registered a replica of the group still cannot take a live master's name and id.
+     */
+    @Test
+    void anElectedSlaveTakesIdZeroFromALiveOldMasterButAStrangerCannot() throws Exception {
+        NettyRemotingClient slave = new NettyRemotingClient(new NettyClientConfig());
+        NettyRemotingClient stranger = new NettyRemotingClient(new NettyClientConfig());
+        slave.start();
+        stranger.start();
+        try {
+            String ns = nameServer.address();
+            assertThat(broker.invokeSync(ns, registration("127.0.0.1:10911", 0), 3000).code())
+                    .isEqualTo(ResponseCode.SUCCESS);
+            assertThat(slave.invokeSync(ns, registration("127.0.0.1:10921", 1), 3000).code())
+                    .isEqualTo(ResponseCode.SUCCESS);
+
+            RemotingCommand rogue = stranger.invokeSync(ns, registration("127.0.0.1:10931", 0), 3000);
+            assertThat(rogue.code()).isEqualTo(ResponseCode.NO_PERMISSION);
+            assertThat(rogue.remark()).contains("broker-a id=0 is registered by a live broker at 127.0.0.1:10911");
+
+            assertThat(slave.invokeSync(ns, registration("127.0.0.1:10921", 0), 3000).code())
+                    .as("the elected replica takes over").isEqualTo(ResponseCode.SUCCESS);
+            assertThat(nameServer.routes().pickupTopicRouteData("orders").brokerDatas().get(0).brokerAddrs())
+                    .containsEntry(0L, "127.0.0.1:10921").doesNotContainValue("127.0.0.1:10911");
+
+            RemotingCommand back = broker.invokeSync(ns, registration("127.0.0.1:10911", 0), 3000);
+            assertThat(back.code()).as("the deposed master cannot take id 0 back").isEqualTo(ResponseCode.NO_PERMISSION);
+            assertThat(broker.invokeSync(ns, registration("127.0.0.1:10911", 2), 3000).code())
+                    .as("it rejoins as a slave").isEqualTo(ResponseCode.SUCCESS);
+            assertThat(nameServer.routes().pickupTopicRouteData("orders").brokerDatas().get(0).brokerAddrs())
+                    .containsEntry(0L, "127.0.0.1:10921").containsEntry(2L, "127.0.0.1:10911");
+        } finally {
+            stranger.shutdown();
+            slave.shutdown();
+        }
+    }
 }
