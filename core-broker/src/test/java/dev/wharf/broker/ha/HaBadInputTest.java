@@ -110,7 +110,16 @@ class HaBadInputTest {
         // a real slave whose log is ahead of this master's (it followed another master with more data)
         Broker otherMaster = cluster.startMaster(dir.resolve("other"), BrokerRole.ASYNC_MASTER, s -> { });
         Broker ahead = cluster.startSlave(dir.resolve("ahead"), 3, otherMaster.haAddress(), s -> { });
-        Workload.run(cluster, 3_000); // the NameServer routes the topics to the last master registered
+        // the NameServer keeps routing to the first master (a live broker keeps its name and id), so the other
+        // master's log grows through its store
+        while (otherMaster.store().getMaxPhyOffset() <= master.store().getMaxPhyOffset() + 64 * 1024) {
+            dev.wharf.store.MessageExtBrokerInner msg = new dev.wharf.store.MessageExtBrokerInner();
+            msg.setTopic("ahead");
+            msg.setBody(new byte[1024]);
+            msg.setBornTimestamp(System.currentTimeMillis());
+            assertThat(otherMaster.store().putMessage(msg).status())
+                    .isEqualTo(dev.wharf.store.PutMessageStatus.PUT_OK);
+        }
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> ahead.store().getMaxPhyOffset() > master.store().getMaxPhyOffset()
                         && ahead.store().getMaxPhyOffset() == otherMaster.store().getMaxPhyOffset());

@@ -63,7 +63,11 @@ class AdminDeadLetterTest {
         }
         msg.putProperty(MessageProperties.FIRST_FAILURE_TIME, "1");
         msg.putProperty("app-property", "kept");
-        return producer.send(msg);
+        SendResult result = producer.send(msg);
+        // listed (and resendable by id) once the broker dispatched it, just after the acknowledgement
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> server.ok("dlq-list", "--group", group).out().contains(result.msgId()));
+        return result;
     }
 
     /** A dead-letter queue of one queue, so that its letters wait in a known order. */
