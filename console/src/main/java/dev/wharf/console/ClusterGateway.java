@@ -44,6 +44,8 @@ public class ClusterGateway implements DisposableBean {
     public record TopicView(String name, String kind, int queues, List<String> brokers) {
     }
 
+    private static final java.util.concurrent.atomic.AtomicInteger INSTANCES = new java.util.concurrent.atomic.AtomicInteger();
+
     private final AdminClient admin;
     private final PullConsumer browser;
 
@@ -54,7 +56,8 @@ public class ClusterGateway implements DisposableBean {
         }
         ClientConfig config = new ClientConfig();
         config.setNamesrvAddr(settings.namesrv());
-        config.setInstanceName("wharf-console-" + ProcessHandle.current().pid());
+        // one client instance per gateway: two consoles in one JVM (tests, or two clusters) must not share one
+        config.setInstanceName("wharf-console-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet());
         this.admin = new AdminClient(config);
         admin.start();
         this.browser = new PullConsumer(BROWSER_GROUP, config);
