@@ -105,6 +105,11 @@ final class FrameChannel implements AutoCloseable {
 
     /** Writes a frame whose body is {@code fixed} (small, position 0 to limit) followed by {@code data} (may be null). */
     synchronized void write(int type, int epoch, ByteBuffer fixed, ByteBuffer data) throws IOException {
+        if (data == null && fixed != null && fixed.remaining() > outHeader.capacity() - HaFrame.HEADER_SIZE) {
+            // a body larger than the header buffer (a long epoch history) goes out gathered after the header
+            data = fixed;
+            fixed = null;
+        }
         int fixedLength = fixed == null ? 0 : fixed.remaining();
         int dataLength = data == null ? 0 : data.remaining();
         outHeader.clear();
