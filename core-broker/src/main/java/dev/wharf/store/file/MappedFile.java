@@ -1,6 +1,7 @@
 package dev.wharf.store.file;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -520,6 +521,26 @@ public final class MappedFile extends ReferenceResource {
         } catch (IOException e) {
             log.warn("Could not delete {}: {}", path, e.toString());
             return false;
+        }
+    }
+
+    /**
+     * Shuts the file down and removes its name from the folder now, even while views still hold the mapping
+     * (they keep reading the unlinked file until they release it; the last release unmaps it). A cut must
+     * not leave a file behind for the next start to load, which would bring the cut records back.
+     *
+     * @throws UncheckedIOException when the name cannot be removed (e.g. a file system that refuses
+     *                                      to delete a mapped file)
+     */
+    public void destroyNow() {
+        if (destroy(1000)) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not delete " + path + " while cutting its queue: " + e
+                    + "; stop the process and remove the file by hand before restarting", e);
         }
     }
 

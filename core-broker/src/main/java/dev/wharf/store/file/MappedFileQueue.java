@@ -390,7 +390,7 @@ public final class MappedFileQueue {
                         file.zeroFrom(pos);
                     }
                 } else {
-                    file.destroy(1000);
+                    file.destroyNow();
                     toDelete.add(file);
                 }
             }

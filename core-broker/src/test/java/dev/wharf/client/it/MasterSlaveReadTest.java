@@ -387,8 +387,9 @@ class MasterSlaveReadTest {
         // caught up: sent back to the master
         assertThat(client.readAddress(q0)).isEqualTo(master.address());
         send(producer(), topic, 5, 1, bodies);
-        PullResult fresh = reader.pull(q0, null, 5, 1);
-        assertThat(fresh.pullStatus()).isEqualTo(PullStatus.FOUND);
+        // the send is acknowledged once stored; its queue unit is dispatched just after, so poll for it
+        PullResult fresh = Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> reader.pull(q0, null, 5, 1), r -> r.pullStatus() == PullStatus.FOUND);
         assertThat(new String(fresh.msgFoundList().get(0).getBody(), StandardCharsets.UTF_8)).isEqualTo("m-5");
     }
 }

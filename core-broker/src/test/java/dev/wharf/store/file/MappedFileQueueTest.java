@@ -185,6 +185,26 @@ class MappedFileQueueTest {
     }
 
     @Test
+    void truncationRemovesCutFilesFromTheFolderEvenWhileAReaderStillMapsThem() throws IOException {
+        queue = new MappedFileQueue(dir.resolve("log"), FILE_SIZE);
+        appendUnits(queue, FILE_SIZE / UNIT * 2 + 1);
+        MappedFile third = queue.getLastMappedFile();
+        SelectMappedBufferResult reader = third.selectMappedBuffer(0, UNIT);
+
+        queue.truncateDirtyFiles(FILE_SIZE / 2);
+
+        // a restart must not find the cut file and load its records again
+        try (var files = Files.list(dir.resolve("log"))) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactly("00000000000000000000");
+        }
+        assertThat(third.isCleanupOver()).as("the reader's mapping is kept until it lets go").isFalse();
+        assertThat(reader.byteBuffer().getLong(0)).isEqualTo(2L * FILE_SIZE);
+        reader.release();
+        assertThat(third.isCleanupOver()).isTrue();
+    }
+
+    @Test
     void deleteByOffsetRemovesFilesWhoseLastUnitPointsBelow() {
         queue = new MappedFileQueue(dir.resolve("cq"), FILE_SIZE);
         // each unit's first long is its own offset here, standing in for a commit-log offset
