@@ -49,7 +49,7 @@ class StreamedTransactionTest {
         wharf.close();
     }
 
-    private static List<String> receive(MessageConsumer consumer, long firstWait) throws Exception {
+    private static List<String> drain(MessageConsumer consumer, long firstWait) throws Exception {
         List<String> out = new ArrayList<>();
         for (Message m = consumer.receive(firstWait); m != null; m = consumer.receive(300)) {
             out.add(((TextMessage) m).getText());
@@ -75,7 +75,7 @@ class StreamedTransactionTest {
             MessageProducer p = tx.createProducer(q);
             MessageConsumer watcher = c.createSession().createConsumer(q);
             c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
-            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+            assertThat(drain(watcher, 5_000)).containsExactly("topic exists");
 
             for (int i = 0; i < 20; i++) {
                 p.send(tx.createTextMessage("before " + i));
@@ -98,7 +98,7 @@ class StreamedTransactionTest {
 
             p.send(tx.createTextMessage("next transaction"));
             tx.commit();
-            assertThat(receive(watcher, 5_000)).as("nothing of the failed transaction")
+            assertThat(drain(watcher, 5_000)).as("nothing of the failed transaction")
                     .containsExactly("next transaction");
         }
     }
@@ -112,7 +112,7 @@ class StreamedTransactionTest {
             MessageProducer p = tx.createProducer(q);
             MessageConsumer watcher = c.createSession().createConsumer(q);
             c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
-            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+            assertThat(drain(watcher, 5_000)).containsExactly("topic exists");
 
             for (int i = 0; i < 100; i++) {
                 p.send(tx.createTextMessage("dropped " + i));
@@ -146,7 +146,7 @@ class StreamedTransactionTest {
             MessageProducer p = tx.createProducer(q);
             MessageConsumer watcher = c.createSession().createConsumer(q);
             c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
-            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+            assertThat(drain(watcher, 5_000)).containsExactly("topic exists");
             p.send(tx.createTextMessage("recorded 0"));
             BytesMessage tooLarge = tx.createBytesMessage();
             byte[] body = new byte[64 * 1024];
@@ -157,7 +157,7 @@ class StreamedTransactionTest {
             p.send(tx.createTextMessage("recorded 1"));
             tx.commit();
             assertThat(started).hasSize(1);
-            assertThat(receive(watcher, 5_000)).containsExactly("recorded 0", "recorded 1");
+            assertThat(drain(watcher, 5_000)).containsExactly("recorded 0", "recorded 1");
         }
     }
 
@@ -194,7 +194,7 @@ class StreamedTransactionTest {
             MessageProducer p = tx.createProducer(q);
             MessageConsumer watcher = c.createSession().createConsumer(q);
             c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
-            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+            assertThat(drain(watcher, 5_000)).containsExactly("topic exists");
 
             Queue in = tx.createQueue("refused-commit-in-" + streamed);
             c.createSession().createProducer(in).send(tx.createTextMessage("consumed in the transaction"));
@@ -219,7 +219,7 @@ class StreamedTransactionTest {
 
             p.send(tx.createTextMessage("next transaction"));
             tx.commit();
-            assertThat(receive(watcher, 5_000)).as("nothing of the refused transaction")
+            assertThat(drain(watcher, 5_000)).as("nothing of the refused transaction")
                     .containsExactly("next transaction");
         } finally {
             other.release();
