@@ -413,7 +413,7 @@ public final class Broker {
     }
 
     private void startRegistration() {
-        replica.startSync(scheduler);
+        replica.startSync();
         List<String> namesrvs = config.namesrvAddrList();
         if (namesrvs.isEmpty()) {
             return;
