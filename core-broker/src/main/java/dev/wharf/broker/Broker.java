@@ -413,7 +413,7 @@ public final class Broker {
     }
 
     private void startRegistration() {
-        replica.startSync(scheduler);
+        replica.startSync();
         List<String> namesrvs = config.namesrvAddrList();
         if (namesrvs.isEmpty()) {
             return;
@@ -455,7 +455,8 @@ public final class Broker {
         String published = replica.haServerAddress();
         return new RegisterBrokerRequest(config.getBrokerName(), address, config.getBrokerClusterName(),
                 controllerMode != null ? controllerMode.registrationId() : config.getBrokerId(),
-                published != null ? published : haAddress());
+                published != null ? published : haAddress(),
+                controllerMode != null ? controllerMode.registrationEpoch() : null);
     }
 
     private RegisterBrokerBody registrationBody() {

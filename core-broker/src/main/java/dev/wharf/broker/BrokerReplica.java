@@ -15,9 +15,11 @@ import dev.wharf.protocol.body.TopicConfig;
 import dev.wharf.remoting.NettyClientConfig;
 import dev.wharf.remoting.NettyRemotingClient;
 import dev.wharf.remoting.NettyRemotingServer;
+import dev.wharf.remoting.RemotingExecutors;
 import dev.wharf.store.MessageStore;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -54,6 +56,7 @@ public final class BrokerReplica {
     private volatile int requiredSlaves;
     private volatile IntSupplier inSyncSlaves = () -> -1;
     private NettyRemotingClient syncClient;
+    private ScheduledExecutorService syncScheduler;
     private java.util.function.UnaryOperator<NettyRemotingClient> clientSetup = c -> c;
 
     BrokerReplica(BrokerConfig config, MessageStore store, BrokerParts parts, Path storeRoot,
@@ -115,11 +118,19 @@ public final class BrokerReplica {
         this.clientSetup = setup;
     }
 
-    /** On a slave: starts copying the master's metadata every slaveSynchronizeInterval. */
-    void startSync(ScheduledExecutorService scheduler) {
+    /**
+     * On a slave: starts copying the master's metadata every slaveSynchronizeInterval, on a thread of its own: a
+     * round blocks on calls to the master for up to registerBrokerTimeoutMills, and while the master is paused or
+     * cut off that must not hold up the broker's other scheduled work (a failover's NameServer registration above
+     * all, which would otherwise wait for the round's timeout).
+     */
+    void startSync() {
         if (!config.isSlave()) {
             return;
         }
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(
+                RemotingExecutors.threadFactory("wharf-metadata-sync"));
+        syncScheduler = scheduler;
         syncClient = clientSetup.apply(new NettyRemotingClient(new NettyClientConfig()));
         syncClient.start();
         SlaveSynchronizer sync = new SlaveSynchronizer(syncClient, this::masterAddress, parts.topics,
@@ -144,8 +155,12 @@ public final class BrokerReplica {
         }
     }
 
-    /** Stops the sync's connections (the broker's scheduler, which runs the rounds, is stopped by the broker). */
+    /** Stops the sync's rounds and connections. */
     void shutdown() {
+        if (syncScheduler != null) {
+            syncScheduler.shutdownNow();
+            syncScheduler = null;
+        }
         if (syncClient != null) {
             syncClient.shutdown();
             syncClient = null;

@@ -118,6 +118,14 @@ final class ControllerMode {
                 config.getBrokerClusterName(), config.getBrokerName(), address, id, ha, store, electedRole,
                 this::haAddressOf);
         r.onRoleTaken(this::roleTaken);
+        r.onLeaseRenewed(() -> {
+            // a master registers as id 0 only while it holds its lease: one elected (or one whose lease lapsed)
+            // while a registration ran registered as a slave, and must not wait for the next period to be routed
+            NameServerRegistrar reg = registrar.get();
+            if (reg != null) {
+                reg.requestRegistration();
+            }
+        });
         try {
             r.start();
         } catch (ControllerException | RuntimeException e) {
@@ -283,6 +291,16 @@ final class ControllerMode {
             return config.getBrokerId();
         }
         return l.writableMaster() ? 0 : l.client().brokerId();
+    }
+
+    /**
+     * The master epoch to register with: the epoch of the group's master as the controllers last told this
+     * replica (the NameServer lets a registration as id 0 with a higher epoch replace a live old master); null
+     * before it joined.
+     */
+    Integer registrationEpoch() {
+        ControllerReplicas l = link;
+        return l == null ? null : l.client().masterEpoch();
     }
 
     /** This replica's link to the controllers, or null before it joined. */

@@ -61,6 +61,7 @@ public final class NameServer {
         server = new NettyRemotingServer(serverConfig);
         try {
             security = ServerSecurity.install(server, serverConfig, null, "NameServer");
+            routes.setRegistrationsAuthorized(security.authenticated() && serverConfig.isAuthorizationEnabled());
         } catch (RuntimeException e) {
             executor.shutdownNow();
             server = null;

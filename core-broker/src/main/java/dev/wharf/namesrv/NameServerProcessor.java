@@ -46,7 +46,7 @@ final class NameServerProcessor implements RequestProcessor {
         RouteInfoManager.Registration r;
         try {
             r = routes.registerBroker(header.clusterName(), header.brokerAddr(), header.brokerName(), header.brokerId(),
-                    header.haServerAddr(), body.topicConfigTable(), body.dataVersion(), channel,
+                    header.haServerAddr(), header.masterEpoch(), body.topicConfigTable(), body.dataVersion(), channel,
                     System.currentTimeMillis());
         } catch (BrokerTakeoverException e) {
             return request.newResponse(ResponseCode.NO_PERMISSION, e.getMessage());

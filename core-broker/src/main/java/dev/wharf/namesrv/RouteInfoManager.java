@@ -78,22 +78,50 @@ public final class RouteInfoManager {
         }
     }
 
+    /** @param masterEpoch the master epoch the registration carried (controller mode), else 0 */
     private record BrokerLiveInfo(long lastUpdateTimestamp, DataVersion dataVersion, Object channel,
-                                  String haServerAddr, String brokerAddr, String cluster) {
+                                  String haServerAddr, String brokerAddr, String cluster, int masterEpoch) {
+    }
+
+    /** Whether this NameServer authorizes registrations (ADMIN on the cluster, so they carry its credential). */
+    private volatile boolean registrationsAuthorized;
+
+    /**
+     * Set when the NameServer requires ADMIN on {@code cluster:NAME} to register: an elected master's registration
+     * with a higher master epoch may then take id 0 from a live old master on any connection, since only a holder
+     * of the cluster's credential can make it. Without it the registration must come on a connection that already
+     * carries a live registration of a replica of that broker name.
+     */
+    public void setRegistrationsAuthorized(boolean registrationsAuthorized) {
+        this.registrationsAuthorized = registrationsAuthorized;
     }
 
     /**
-     * Registers a broker or refreshes its registration (heartbeat).
+     * Registers a broker or refreshes its registration (heartbeat), without a master epoch.
      *
      * @param channel the connection the broker registered on; when it closes the broker is evicted at once
      */
     public Registration registerBroker(String cluster, String brokerAddr, String brokerName, long brokerId,
                                        String haServerAddr, Map<String, TopicConfig> topics, DataVersion version,
                                        Object channel, long now) {
+        return registerBroker(cluster, brokerAddr, brokerName, brokerId, haServerAddr, null, topics, version, channel,
+                now);
+    }
+
+    /**
+     * Registers a broker or refreshes its registration (heartbeat).
+     *
+     * @param masterEpoch in controller mode, the master epoch the broker's master was elected at (null otherwise)
+     * @param channel     the connection the broker registered on; when it closes the broker is evicted at once
+     */
+    public Registration registerBroker(String cluster, String brokerAddr, String brokerName, long brokerId,
+                                       String haServerAddr, Integer masterEpoch, Map<String, TopicConfig> topics,
+                                       DataVersion version, Object channel, long now) {
         lock.writeLock().lock();
         try {
             BrokerKey key = new BrokerKey(brokerName, brokerId);
-            refuseTakeover(key, brokerAddr, channel);
+            int epoch = masterEpoch == null ? 0 : masterEpoch;
+            refuseTakeover(key, brokerAddr, epoch, channel);
             BrokerKey previousKey = keyByAddr.get(brokerAddr);
             if (previousKey != null && !previousKey.equals(key)) {
                 // the address now speaks for another identity (a slave promoted, a restart with another id):
@@ -109,7 +137,8 @@ public final class RouteInfoManager {
                 previous = null;
             }
             boolean first = !brokerAddr.equals(group.addrs.put(brokerId, brokerAddr));
-            brokerLiveTable.put(key, new BrokerLiveInfo(now, version, channel, haServerAddr, brokerAddr, cluster));
+            brokerLiveTable.put(key, new BrokerLiveInfo(now, version, channel, haServerAddr, brokerAddr, cluster,
+                    epoch));
             keyByAddr.put(brokerAddr, key);
             if (previous == null || first) {
                 log.info("Broker registered: {} {} id={} at {}", cluster, brokerName, brokerId, brokerAddr);
@@ -164,16 +193,22 @@ public final class RouteInfoManager {
      * Refuses a registration that would take a name and id, or an address, away from another broker that is still
      * connected on another connection (a rogue REGISTER_BROKER naming its own address would otherwise receive the
      * honest broker's traffic). A broker that restarts gets its entry back once its old connection closed, at once
-     * when the process died, or after brokerChannelExpiredTime when it went silent.
+     * when the process died, or after brokerChannelExpiredTime when it went silent. The one exception is a failover
+     * (see {@link #electedOver}).
      */
-    private void refuseTakeover(BrokerKey key, String brokerAddr, Object channel) {
+    private void refuseTakeover(BrokerKey key, String brokerAddr, int epoch, Object channel) {
         BrokerLiveInfo holder = brokerLiveTable.get(key);
         if (holder != null && !holder.brokerAddr().equals(brokerAddr) && heldElsewhere(holder, channel)
-                && !replicaOnThisConnection(key.brokerName(), channel)) {
+                && !electedOver(key, holder, epoch, channel)) {
+            String epochs = key.brokerId() != RouteData.MASTER_ID ? ""
+                    : " It holds master epoch " + holder.masterEpoch() + "; this registration carries "
+                    + (epoch == 0 ? "none" : "master epoch " + epoch) + " (a newly elected master takes id 0 only"
+                    + " with a higher epoch, registering on a connection that carries its replica's registration"
+                    + (registrationsAuthorized ? " or with the cluster's credential" : "") + ").";
             throw new BrokerTakeoverException(key.brokerName() + " id=" + key.brokerId() + " is registered by a live"
                     + " broker at " + holder.brokerAddr() + " on another connection; " + brokerAddr + " may not take"
-                    + " over its name and id while it is connected. Stop that broker first (or give this one another"
-                    + " brokerName/brokerId).");
+                    + " over its name and id while it is connected." + epochs + " Stop that broker first (or give"
+                    + " this one another brokerName/brokerId).");
         }
         BrokerKey atAddr = keyByAddr.get(brokerAddr);
         BrokerLiveInfo other = atAddr == null || atAddr.equals(key) ? null : brokerLiveTable.get(atAddr);
@@ -185,11 +220,22 @@ public final class RouteInfoManager {
     }
 
     /**
-     * Whether {@code channel} already carries a live registration of another replica of {@code brokerName}: a
-     * slave elected master (controller mode) registers as id 0 while the old master may still hold a connection
-     * (paused, cut off from the controllers but not from this NameServer). The old master's entry then moves to
-     * the new one; a stranger's first registration still cannot take a live broker's name and id.
+     * Whether a registration as master (id 0) replaces a live old master: in controller mode a replica elected
+     * master registers while the old one may still hold its connection (paused, or cut off from the controllers
+     * but not from this NameServer). The registration must carry a higher master epoch than the holder's (so a
+     * deposed master never takes the place back, whatever its connection) and be trusted to speak for the group:
+     * made on a connection that already carries a live registration of a replica of that broker name, or, where
+     * registrations need ADMIN on the cluster, by a holder of the cluster's credential. A stranger's registration
+     * still cannot take a live broker's name and id.
      */
+    private boolean electedOver(BrokerKey key, BrokerLiveInfo holder, int epoch, Object channel) {
+        if (key.brokerId() != RouteData.MASTER_ID || epoch <= holder.masterEpoch()) {
+            return false;
+        }
+        return registrationsAuthorized || replicaOnThisConnection(key.brokerName(), channel);
+    }
+
+    /** Whether {@code channel} already carries a live registration of a replica of {@code brokerName}. */
     private boolean replicaOnThisConnection(String brokerName, Object channel) {
         BrokerGroup group = brokerAddrTable.get(brokerName);
         if (group == null || channel == null) {

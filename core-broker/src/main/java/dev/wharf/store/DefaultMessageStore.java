@@ -90,6 +90,8 @@ public final class DefaultMessageStore implements ReplicableStore {
     private final DiskSpaceGuard diskSpace;
     private final List<Runnable> appendListeners = new CopyOnWriteArrayList<>();
     private volatile LongSupplier confirmOffset;
+    /** Hears the commit log's new min offset after a clean-up deleted files (replication's epoch history). */
+    private volatile java.util.function.LongConsumer logStartListener;
 
     private StoreLock lock;
     private StoreCheckpoint checkpoint;
@@ -402,6 +404,15 @@ public final class DefaultMessageStore implements ReplicableStore {
     private void deleteDerivedBelow(long minPhyOffset) {
         consumeQueues.deleteExpired(minPhyOffset); // also moves each queue's min offset past the deleted range
         index.deleteExpiredFile(minPhyOffset);
+        java.util.function.LongConsumer l = logStartListener;
+        if (l != null) {
+            l.accept(minPhyOffset);
+        }
+    }
+
+    @Override
+    public void setLogStartListener(java.util.function.LongConsumer listener) {
+        this.logStartListener = listener;
     }
 
     @Override

@@ -49,6 +49,12 @@ public interface ReplicableStore extends MessageStore {
     /** Wakes the dispatcher after the confirm offset grew. */
     void confirmOffsetMoved();
 
+    /**
+     * Sets what hears the commit log's new min offset after its oldest files were deleted (on the clean-up
+     * thread; replication prunes its epoch history there); null for nobody.
+     */
+    void setLogStartListener(java.util.function.LongConsumer listener);
+
     /** Installs the put path's replication gate and wait; call before {@link #start()}. */
     void setPutReplication(PutReplication replication);
 

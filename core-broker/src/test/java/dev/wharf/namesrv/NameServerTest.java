@@ -102,17 +102,19 @@ class NameServerTest {
         return r;
     }
 
-    private RemotingCommand registration(String addr, long brokerId) {
+    private RemotingCommand registration(String addr, long brokerId, int masterEpoch) {
         RemotingCommand register = RemotingCommand.createRequest(RequestCode.REGISTER_BROKER);
-        register.writeHeader(new RegisterBrokerRequest("broker-a", addr, "DefaultCluster", brokerId, null));
+        register.writeHeader(new RegisterBrokerRequest("broker-a", addr, "DefaultCluster", brokerId, null,
+                masterEpoch));
         register.setBody(Json.encode(new RegisterBrokerBody(Map.of("orders", new TopicConfig("orders", 4)),
                 new DataVersion(1, brokerId + 1))));
         return register;
     }
 
     /**
-     * A slave elected master registers as id 0 while the old master still holds its connection (paused, or cut off
-     * from the controllers only): the entry moves to the new master, and the old one cannot take it back; a
+     * A slave elected master registers as id 0, with a higher master epoch, while the old master still holds its
+     * connection (paused, or cut off from the controllers only): the entry moves to the new master, and the old one
+     * (at its lower epoch) cannot take it back; a
      * connection that never registered a replica of the group still cannot take a live master's name and id.
      */
     @Test
@@ -123,23 +125,23 @@ class NameServerTest {
         stranger.start();
         try {
             String ns = nameServer.address();
-            assertThat(broker.invokeSync(ns, registration("127.0.0.1:10911", 0), 3000).code())
+            assertThat(broker.invokeSync(ns, registration("127.0.0.1:10911", 0, 1), 3000).code())
                     .isEqualTo(ResponseCode.SUCCESS);
-            assertThat(slave.invokeSync(ns, registration("127.0.0.1:10921", 1), 3000).code())
+            assertThat(slave.invokeSync(ns, registration("127.0.0.1:10921", 1, 1), 3000).code())
                     .isEqualTo(ResponseCode.SUCCESS);
 
-            RemotingCommand rogue = stranger.invokeSync(ns, registration("127.0.0.1:10931", 0), 3000);
+            RemotingCommand rogue = stranger.invokeSync(ns, registration("127.0.0.1:10931", 0, 2), 3000);
             assertThat(rogue.code()).isEqualTo(ResponseCode.NO_PERMISSION);
             assertThat(rogue.remark()).contains("broker-a id=0 is registered by a live broker at 127.0.0.1:10911");
 
-            assertThat(slave.invokeSync(ns, registration("127.0.0.1:10921", 0), 3000).code())
+            assertThat(slave.invokeSync(ns, registration("127.0.0.1:10921", 0, 2), 3000).code())
                     .as("the elected replica takes over").isEqualTo(ResponseCode.SUCCESS);
             assertThat(nameServer.routes().pickupTopicRouteData("orders").brokerDatas().get(0).brokerAddrs())
                     .containsEntry(0L, "127.0.0.1:10921").doesNotContainValue("127.0.0.1:10911");
 
-            RemotingCommand back = broker.invokeSync(ns, registration("127.0.0.1:10911", 0), 3000);
+            RemotingCommand back = broker.invokeSync(ns, registration("127.0.0.1:10911", 0, 1), 3000);
             assertThat(back.code()).as("the deposed master cannot take id 0 back").isEqualTo(ResponseCode.NO_PERMISSION);
-            assertThat(broker.invokeSync(ns, registration("127.0.0.1:10911", 2), 3000).code())
+            assertThat(broker.invokeSync(ns, registration("127.0.0.1:10911", 2, 2), 3000).code())
                     .as("it rejoins as a slave").isEqualTo(ResponseCode.SUCCESS);
             assertThat(nameServer.routes().pickupTopicRouteData("orders").brokerDatas().get(0).brokerAddrs())
                     .containsEntry(0L, "127.0.0.1:10921").containsEntry(2L, "127.0.0.1:10911");

@@ -35,6 +35,7 @@ public final class ControllerReplicas implements AutoCloseable {
     private final ControllerClient client;
     private final ScheduledExecutorService syncCheck;
     private volatile MasterLease lease;
+    private Runnable leaseRenewed = () -> { };
     private volatile RoleTaken roleTaken = (master, brokerId, masterAddress, epoch) -> { };
     /** The broker address of the master followed, until its HA address is known (it may still be starting). */
     private volatile String masterToResolve;
@@ -99,12 +100,20 @@ public final class ControllerReplicas implements AutoCloseable {
         this.roleTaken = java.util.Objects.requireNonNull(listener, "listener");
     }
 
+    /**
+     * Sets what runs when this master's lease is taken or renewed after a lapse (it may acknowledge writes again:
+     * the broker registers as master); set it before {@link #start()}.
+     */
+    public void onLeaseRenewed(Runnable listener) {
+        this.leaseRenewed = java.util.Objects.requireNonNull(listener, "listener");
+    }
+
     /** Registers and heartbeats; the role follows as the controller answers. */
     public void start() throws ControllerException, InterruptedException {
         ha.setFenced("Broker " + ha.brokerName() + " runs in controller mode and was not elected master yet;"
                 + " send to the master the NameServer names");
         lease = new MasterLease(ha, leaseMillis, clientConfig.getControllerHeartBeatTimeoutMills(),
-                client::lastAcceptedHeartbeatNanos);
+                client::lastAcceptedHeartbeatNanos, leaseRenewed);
         client.start();
         long period = Math.max(50, clientConfig.getBrokerHeartbeatInterval());
         syncCheck.scheduleWithFixedDelay(this::checkSyncStateSet, period, period, TimeUnit.MILLISECONDS);

@@ -95,6 +95,25 @@ public final class EpochFile {
         }
     }
 
+    /**
+     * Drops the entries that end at or below {@code minOffset} (the commit log's first offset after its oldest
+     * files were deleted): an entry ends where the next one starts, so the last entry and the one covering
+     * {@code minOffset} always stay. Keeps the history (and the HA handshake that carries it) bounded by what the
+     * log still holds. Durable when this returns.
+     *
+     * @return how many entries were dropped
+     */
+    public synchronized int pruneBefore(long minOffset) throws IOException {
+        int drop = 0;
+        while (drop + 1 < entries.size() && entries.get(drop + 1).startOffset() <= minOffset) {
+            drop++;
+        }
+        if (drop > 0) {
+            save(new ArrayList<>(entries.subList(drop, entries.size())));
+        }
+        return drop;
+    }
+
     /** Replaces the whole history (a replica adopting its master's); durable when this returns. */
     public synchronized void replaceWith(List<EpochEntry> history) throws IOException {
         if (parse(format(history)) == null) {

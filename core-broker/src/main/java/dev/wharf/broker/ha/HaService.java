@@ -80,7 +80,25 @@ public final class HaService {
                 s.dataArrived();
             }
         });
+        store.setLogStartListener(this::pruneEpochs);
         buildParts(config.getBrokerRole());
+    }
+
+    /**
+     * The commit log's oldest files were deleted: terms that ended before its new start say nothing about this
+     * log any more; dropping them keeps the history (and each HA handshake) bounded.
+     */
+    private void pruneEpochs(long minOffset) {
+        try {
+            int dropped = epochs.pruneBefore(minOffset);
+            if (dropped > 0) {
+                log.info("{}: dropped {} epoch entr{} that ended before the commit log's start {}", brokerName,
+                        dropped, dropped == 1 ? "y" : "ies", minOffset);
+            }
+        } catch (IOException e) {
+            log.warn("{}: could not prune the epoch history below {} ({}); it stays longer than needed", brokerName,
+                    minOffset, e.getMessage());
+        }
     }
 
     /** Builds the tracker, server or client and the put gate of {@code role} (nothing is started). */
@@ -159,6 +177,12 @@ public final class HaService {
     }
 
     private void stopParts() {
+        stopParts("The broker is shutting down before the slaves confirmed the message; it is stored on the master"
+                + " only.");
+    }
+
+    /** @param reason why sends still waiting for their slaves' acks fail (FLUSH_SLAVE_TIMEOUT) */
+    private void stopParts(String reason) {
         HaClient c = client;
         if (c != null) {
             c.shutdown();
@@ -169,7 +193,7 @@ public final class HaService {
         }
         ReplicaWaiters w = waiters;
         if (w != null) {
-            w.shutdown();
+            w.close(reason);
         }
     }
 
@@ -191,7 +215,8 @@ public final class HaService {
             throw new IllegalArgumentException("changeToMaster needs ASYNC_MASTER or SYNC_MASTER, not " + role);
         }
         fenced = "Broker " + brokerName + " is becoming the master of epoch " + epoch + "; retry in a moment.";
-        stopParts();
+        stopParts("Broker " + brokerName + " is taking the master role of epoch " + epoch + " and its slaves had not"
+                + " confirmed the message; it is stored on this broker only: send it again.");
         store.setPutReplication(new SlaveGate());
         long end = store.getMaxPhyOffset();
         epochs.truncateAfter(end);
@@ -223,7 +248,9 @@ public final class HaService {
         if (slaveId <= 0) {
             throw new IllegalArgumentException("a slave needs a brokerId above 0, not " + slaveId);
         }
-        stopParts();
+        stopParts("Broker " + brokerName + " stopped being the master (another replica was elected) before its"
+                + " slaves confirmed the message; it is stored on this broker only and will be cut if the new master"
+                + " does not hold it: send it again (the new master is in the NameServer's route).");
         brokerId = slaveId;
         config.setBrokerRole(BrokerRole.SLAVE);
         config.setHaMasterAddress(masterHaAddress);

@@ -24,13 +24,27 @@ public final class MasterLease implements AutoCloseable {
     private final long leaseNanos;
     private final LongSupplier lastRenewalNanos;
     private final ScheduledExecutorService checker;
-    private volatile boolean fencedByLease;
+    private final Runnable onRenewed;
+    /** Starts true: a master's first lease (after its election) counts as a renewal. */
+    private volatile boolean fencedByLease = true;
+    private volatile boolean logLapse;
 
     /**
      * @param leaseMillis      how long a renewal lets the master acknowledge writes
      * @param heartbeatTimeout the controller's controllerHeartBeatTimeoutMills (the lease must be shorter)
      */
     public MasterLease(HaService ha, long leaseMillis, long heartbeatTimeout, LongSupplier lastRenewalNanos) {
+        this(ha, leaseMillis, heartbeatTimeout, lastRenewalNanos, () -> { });
+    }
+
+    /**
+     * @param leaseMillis      how long a renewal lets the master acknowledge writes
+     * @param heartbeatTimeout the controller's controllerHeartBeatTimeoutMills (the lease must be shorter)
+     * @param onRenewed        runs (on the lease timer) when a master's lease is held again after it was not
+     *                         (first taken after an election, or renewed after a lapse)
+     */
+    public MasterLease(HaService ha, long leaseMillis, long heartbeatTimeout, LongSupplier lastRenewalNanos,
+                       Runnable onRenewed) {
         if (leaseMillis <= 0 || leaseMillis >= heartbeatTimeout) {
             throw new IllegalArgumentException("masterLeaseMillis is " + leaseMillis + " but must be above 0 and"
                     + " below controllerHeartBeatTimeoutMills (" + heartbeatTimeout + "), or a master cut off from the"
@@ -39,6 +53,7 @@ public final class MasterLease implements AutoCloseable {
         this.ha = ha;
         this.leaseNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis);
         this.lastRenewalNanos = lastRenewalNanos;
+        this.onRenewed = onRenewed;
         this.checker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "wharf-master-lease");
             t.setDaemon(true);
@@ -58,15 +73,21 @@ public final class MasterLease implements AutoCloseable {
     private void check() {
         try {
             if (!ha.role().isMaster()) {
+                fencedByLease = true; // the next election's first lease counts as a renewal
+                logLapse = false;
                 return;
             }
             boolean held = held();
             if (!held && !fencedByLease) {
                 fencedByLease = true;
+                logLapse = true;
                 log.warn("{}: {}", ha.brokerName(), lapsedReason());
             } else if (held && fencedByLease) {
                 fencedByLease = false;
-                log.info("{}: master lease renewed; accepting writes again", ha.brokerName());
+                if (logLapse) {
+                    log.info("{}: master lease renewed; accepting writes again", ha.brokerName());
+                }
+                onRenewed.run();
             }
         } catch (RuntimeException e) {
             log.warn("Master lease check failed", e);

@@ -31,6 +31,8 @@ final class ReplicaWaiters extends ServiceThread {
     private final Object lock = new Object();
     /** Waiting requests in arrival order, which is deadline order; guarded by {@link #lock}. */
     private final List<Request> pending = new ArrayList<>();
+    /** Why waiting stopped (set once by {@link #close}), or null while open. */
+    private volatile String closedReason;
 
     private static final class Request {
         final long nextOffset;
@@ -55,10 +57,18 @@ final class ReplicaWaiters extends ServiceThread {
         return "wharf-ha-waiters";
     }
 
-    /** Completes once enough slaves hold every byte below {@code nextOffset}, or with a timeout. */
+    /**
+     * Completes once enough slaves hold every byte below {@code nextOffset}, or with a timeout; at once with
+     * {@link PutMessageStatus#FLUSH_SLAVE_TIMEOUT} after {@link #close}.
+     */
     CompletableFuture<PutMessageResult> await(long nextOffset) {
         if (replicatedOffset.getAsLong() >= nextOffset) {
             return DONE;
+        }
+        String closed = closedReason;
+        if (closed != null) {
+            return CompletableFuture.completedFuture(PutMessageResult.failure(PutMessageStatus.FLUSH_SLAVE_TIMEOUT,
+                    closed));
         }
         Request request = new Request(nextOffset, System.nanoTime() + timeoutNanos);
         boolean first;
@@ -66,7 +76,9 @@ final class ReplicaWaiters extends ServiceThread {
             pending.add(request);
             first = pending.size() == 1;
         }
-        if (replicatedOffset.getAsLong() >= nextOffset) {
+        if (closedReason != null) {
+            expire(true); // closed while this put was being added: its thread may be gone already
+        } else if (replicatedOffset.getAsLong() >= nextOffset) {
             advanced(); // an ack landed between the check and the add
         } else if (first) {
             wakeup(); // the timeout thread sleeps until a deadline exists
@@ -96,6 +108,18 @@ final class ReplicaWaiters extends ServiceThread {
                 request.future.complete(REPLICATED);
             }
         }
+    }
+
+    /**
+     * Stops waiting: every request the replicated offset does not cover yet completes now with
+     * {@link PutMessageStatus#FLUSH_SLAVE_TIMEOUT} and {@code reason} (the message is stored on this broker only),
+     * and so does every later {@link #await}. A master demoted or shut down must not leave its senders waiting for
+     * slaves that no longer follow it.
+     */
+    void close(String reason) {
+        closedReason = reason;
+        shutdown();
+        expire(true); // also when the thread never ran, or a put slipped in after it ended
     }
 
     /** Requests waiting now (tests, diagnostics). */
@@ -141,10 +165,15 @@ final class ReplicaWaiters extends ServiceThread {
         }
         for (Request request : expired) {
             request.future.complete(PutMessageResult.failure(PutMessageStatus.FLUSH_SLAVE_TIMEOUT,
-                    stopping ? "The broker is shutting down before the slaves confirmed the message; it is"
-                            + " stored on the master only."
+                    stopping ? closedReasonOrDefault()
                             : "The message is stored on the master but the slaves did not confirm it within"
                             + " slaveTimeout (" + timeoutMillis + " ms); check the slaves' connections and lag."));
         }
+    }
+
+    private String closedReasonOrDefault() {
+        String reason = closedReason;
+        return reason != null ? reason : "The broker is shutting down before the slaves confirmed the message; it is"
+                + " stored on the master only.";
     }
 }

@@ -4,6 +4,7 @@ import dev.wharf.client.ClientConfig;
 import dev.wharf.client.ClientException;
 import dev.wharf.client.TransactionCheckHandler;
 import dev.wharf.client.route.LatencyFaultTolerance;
+import dev.wharf.client.route.SilentMasters;
 import dev.wharf.client.route.NameServerAddresses;
 import dev.wharf.client.route.ReadSelector;
 import dev.wharf.client.route.TopicPublishInfo;
@@ -54,6 +55,8 @@ public final class ClientInstance {
 
     /** How long a broker whose read failed is passed over for the other brokers of its group. */
     private static final long READ_FAILURE_AVOID_MILLIS = 3_000;
+    /** How long no send goes to a master address after one went unanswered (then one probe at a time). */
+    private static final long SILENT_MASTER_QUIET_MILLIS = 4_000;
 
     /** How often every consumer's queue assignment is recomputed even without a notification. */
     public static final long REBALANCE_INTERVAL_MILLIS = 20_000;
@@ -70,6 +73,12 @@ public final class ClientInstance {
     private final GroupApi groupApi;
     private final AdminApi adminApi;
     private final LatencyFaultTolerance faults = new LatencyFaultTolerance();
+    /**
+     * Master addresses that left a send unanswered. The quiet period covers the controllers' default heartbeat
+     * timeout (3 s) plus an election and the new master's registration, so a paused master's replacement is
+     * usually routed before anyone probes the old address again.
+     */
+    private final SilentMasters silentMasters = new SilentMasters(SILENT_MASTER_QUIET_MILLIS);
     private final ReadSelector reads = new ReadSelector(READ_FAILURE_AVOID_MILLIS);
     /** topic -> when a route refresh after a failed call was last scheduled (one per second at most). */
     private final Map<String, Long> refreshRequested = new ConcurrentHashMap<>();
@@ -254,6 +263,11 @@ public final class ClientInstance {
 
     public LatencyFaultTolerance faults() {
         return faults;
+    }
+
+    /** Master addresses that left a send unanswered (see {@link SilentMasters}). */
+    public SilentMasters silentMasters() {
+        return silentMasters;
     }
 
     /** Runs short tasks that must not block I/O or the caller (check-backs, notifications). */

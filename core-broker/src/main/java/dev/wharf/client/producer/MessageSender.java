@@ -3,6 +3,8 @@ package dev.wharf.client.producer;
 import dev.wharf.client.ClientException;
 import dev.wharf.client.impl.ClientInstance;
 import dev.wharf.client.impl.RemotingCalls;
+import dev.wharf.client.route.SilentMasters;
+import dev.wharf.client.route.SilentMasters.Permit;
 import dev.wharf.client.route.TopicPublishInfo;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.ResponseCode;
@@ -27,6 +29,8 @@ final class MessageSender {
     /** First pause before another try after a failure that stored nothing (doubling to the max). */
     private static final long PAUSE_MIN_MILLIS = 50;
     private static final long PAUSE_MAX_MILLIS = 500;
+    /** Pause between route fetches while a send waits for a silent master's replacement. */
+    private static final long HOLD_PAUSE_MILLIS = 150;
 
     private final Producer producer;
     private final ClientInstance instance;
@@ -89,12 +93,34 @@ final class MessageSender {
                 break;
             }
             MessageQueue mq = pinned != null ? pinned : select(info, avoid);
-            made++;
             long start = System.nanoTime();
+            String address = null;
+            Permit permit = Permit.SEND;
             try {
-                String address = instance.requireMasterAddress(mq.brokerName(), out.topic);
+                address = instance.requireMasterAddress(mq.brokerName(), out.topic);
+                permit = instance.silentMasters().permit(address);
+                if (permit == Permit.HOLD) {
+                    // its master left a send unanswered moments ago (paused or cut off, most likely, while the
+                    // controllers elect another): nothing is sent, so waiting for the new master's route costs no
+                    // duplicate
+                    last = heldBack(mq, address, out.topic);
+                    avoid = mq.brokerName();
+                    storedNothing++;
+                    if (pinned != null || storedNothing > 1) {
+                        pause(HOLD_PAUSE_MILLIS, deadline);
+                        refreshRoute(out.topic);
+                    } else {
+                        instance.refreshRouteSoon(out.topic); // another broker name may take this send now
+                    }
+                    if (pinned == null) {
+                        info = freshest(out.topic, info);
+                    }
+                    continue;
+                }
+                made++;
                 SendResult result = Producer.toResult(instance.messageApi().send(address, header(out, mq), out.body,
-                        remaining), out, mq);
+                        attemptMillis(remaining)), out, mq);
+                instance.silentMasters().answered(address);
                 recordLatency(mq, start, false);
                 if (result.sendStatus() != SendStatus.SEND_OK && pinned == null
                         && producer.isRetryAnotherBrokerWhenNotStoreOK() && mayHaveStored + 1 < attempts) {
@@ -104,6 +130,7 @@ final class MessageSender {
                 }
                 return result;
             } catch (ClientException e) {
+                noteOutcome(address, e);
                 recordLatency(mq, start, true);
                 last = e;
                 avoid = mq.brokerName();
@@ -125,6 +152,46 @@ final class MessageSender {
             }
         }
         throw failedAfterRetries(out, made, timeoutMillis, last);
+    }
+
+    /** One attempt's timeout: what is left of the send's, at most {@code sendAttemptTimeout}. */
+    private long attemptMillis(long remainingMillis) {
+        return Math.max(1, Math.min(remainingMillis, producer.getSendAttemptTimeout()));
+    }
+
+    /**
+     * Records what a failed attempt says about its master's address: a request that went out and got no answer
+     * marks it silent; an answer (a refusal) clears it; a probe that could not even connect lets another probe.
+     */
+    private void noteOutcome(String address, ClientException e) {
+        if (address == null) {
+            return;
+        }
+        SilentMasters silent = instance.silentMasters();
+        if (!e.isNoResponse()) {
+            silent.answered(address);
+        } else if (!e.storedNothing()) {
+            silent.silent(address);
+        } else {
+            silent.probeEnded(address);
+        }
+    }
+
+    private ClientException heldBack(MessageQueue mq, String address, String topic) {
+        return new ClientException(ClientException.NO_RESPONSE, "The master " + address + " of broker \""
+                + mq.brokerName() + "\" left a send unanswered in the last " + instance.silentMasters().quietMillis()
+                + " ms and the NameServer's route for topic " + topic + " names no other master yet; waited for a"
+                + " failover. Check that the broker runs (not paused, reachable); with controllers a replica takes"
+                + " over once the master's heartbeats lapse.", null, true);
+    }
+
+    /** Fetches the topic's route now (the caller waits anyway); a NameServer that fails leaves the cached one. */
+    private void refreshRoute(String topic) throws InterruptedException {
+        try {
+            instance.updateRoute(topic);
+        } catch (ClientException e) {
+            // the cached route stays; the next attempt tries again
+        }
     }
 
     /**
@@ -190,17 +257,24 @@ final class MessageSender {
             retryOrFail(out, info, mq, attempt, deadline, timeoutMillis, result, e);
             return;
         }
-        instance.messageApi().sendAsync(address, header(out, mq), out.body, Math.max(1, millisLeft(deadline)))
+        if (instance.silentMasters().permit(address) == Permit.HOLD) {
+            instance.refreshRouteSoon(out.topic);
+            retryOrFail(out, info, mq, attempt, deadline, timeoutMillis, result, heldBack(mq, address, out.topic));
+            return;
+        }
+        instance.messageApi().sendAsync(address, header(out, mq), out.body, attemptMillis(millisLeft(deadline)))
                 .whenComplete((reply, error) -> {
                     if (error == null) {
+                        instance.silentMasters().answered(address);
                         recordLatency(mq, start, false);
                         result.complete(Producer.toResult(reply, out, mq));
                         return;
                     }
+                    ClientException failure = RemotingCalls.asClientException(error);
+                    noteOutcome(address, failure);
                     recordLatency(mq, start, true);
                     try {
-                        retryOrFail(out, info, mq, attempt, deadline, timeoutMillis, result,
-                                RemotingCalls.asClientException(error));
+                        retryOrFail(out, info, mq, attempt, deadline, timeoutMillis, result, failure);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         result.completeExceptionally(e);

@@ -42,6 +42,7 @@ public class Producer {
     private int retryTimesWhenSendFailed = 2;
     private int retryTimesWhenSendAsyncFailed = 2;
     private int sendMsgTimeout = 3000;
+    private int sendAttemptTimeout = 3000;
     private int compressMsgBodyOverHowmuch = 4096;
     private int maxMessageSize = 4 * 1024 * 1024;
     private int maxInFlightAsyncRequests = 1000;
@@ -261,6 +262,21 @@ public class Producer {
 
     public void setSendMsgTimeout(int sendMsgTimeout) {
         this.sendMsgTimeout = atLeast("sendMsgTimeout", sendMsgTimeout, 1);
+    }
+
+    /**
+     * Most time one attempt of a send may wait for its answer, in ms (default 3000); a send's attempts together
+     * stay within {@code sendMsgTimeout}. With a send timeout longer than this, a send whose master is paused or
+     * cut off gives up on it after this long and waits, without sending again, for the route to name the new master
+     * (a replica the controllers elect), so it can ride through the failover. Lower values fail over sooner but
+     * give up on a master that is merely slow (the attempt may still have been stored: a retry may store twice).
+     */
+    public int getSendAttemptTimeout() {
+        return sendAttemptTimeout;
+    }
+
+    public void setSendAttemptTimeout(int sendAttemptTimeout) {
+        this.sendAttemptTimeout = atLeast("sendAttemptTimeout", sendAttemptTimeout, 1);
     }
 
     /** Bodies larger than this many bytes are deflate-compressed (default 4096). */

@@ -131,6 +131,10 @@ final class ControllerModeCluster implements AutoCloseable {
                 ChildReplicaMain.class.getName(), r.store.toString(), addressFile.toString(), namesrvAddr(),
                 controllerAddr));
         cmd.addAll(List.of(classic));
+        String extra = System.getProperty("wharf.replica.jvmArgs", "").trim(); // e.g. a flight recording, by hand
+        if (!extra.isEmpty()) {
+            cmd.addAll(1, List.of(extra.split("\\s+")));
+        }
         return cmd;
     }
 
