@@ -158,7 +158,7 @@ public final class Broker {
         });
         this.ack = new AckService(new AckSettings(config.getPopScanUnitsPerQueue(),
                 settings.store().getMaxTransferBytesOnMessageInMemory(), config.getPopLeaseScanInterval(),
-                config.getAckStateSnapshotInterval()), store, parts.topics, parts.subscriptionGroups,
+                config.getAckStateSnapshotInterval(), config.isForceDeliveryCounts()), store, parts.topics, parts.subscriptionGroups,
                 JsonConfigFile.inConfigDir(settings.store().rootPath(), "ackState.json", AckStateDocument.class),
                 (topic, queueId, tagsCode) -> holdService.notifyMessageArriving(topic, queueId, Long.MAX_VALUE,
                         tagsCode),

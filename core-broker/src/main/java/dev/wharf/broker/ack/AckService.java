@@ -89,7 +89,7 @@ public final class AckService {
         this.topics = topics;
         this.groups = groups;
         this.clock = clock;
-        this.ackLog = new AckLog(store, clock);
+        this.ackLog = new AckLog(store, clock, settings.forceDeliveryCounts());
         this.thread = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-ack"));
         this.mover = new DeadLetterMover(store, topics, ackLog, thread, mutations::incrementAndGet, waker);
         this.returns = new LeaseReturns(this::maxReconsumeTimes, mover, waker, mutations::incrementAndGet);

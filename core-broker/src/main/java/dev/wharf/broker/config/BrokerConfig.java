@@ -110,6 +110,11 @@ public class BrokerConfig {
     private long popLeaseScanInterval = 200;
     /** How often the acknowledgement state is written to config/ackState.json when it changed, in milliseconds. */
     private long ackStateSnapshotInterval = 3_000;
+    /**
+     * SYNC_FLUSH: whether the record of a delivery (lease and delivery counts) is forced before the messages are handed
+     * out; false lets it ride on the group commit's next force, at most one round later.
+     */
+    private boolean forceDeliveryCounts = true;
     /** A slave copies its master's topics, groups, offsets and progress documents this often, in milliseconds. */
     private long slaveSynchronizeInterval = 3_000;
     /** The slave a master suggests to consumers whose reads lag far behind (when slave reads are enabled). */
@@ -636,6 +641,19 @@ public class BrokerConfig {
 
     public void setAckStateSnapshotInterval(long ackStateSnapshotInterval) {
         this.ackStateSnapshotInterval = ackStateSnapshotInterval;
+    }
+
+    public boolean isForceDeliveryCounts() {
+        return forceDeliveryCounts;
+    }
+
+    /**
+     * false: under SYNC_FLUSH a delivery's lease record is not forced before the messages go out. A power loss (not a
+     * process crash) in the next group-commit round can then hand a message out again with its earlier delivery
+     * count (JMSRedelivered false); it loses nothing.
+     */
+    public void setForceDeliveryCounts(boolean forceDeliveryCounts) {
+        this.forceDeliveryCounts = forceDeliveryCounts;
     }
 
     public long getSlaveSynchronizeInterval() {

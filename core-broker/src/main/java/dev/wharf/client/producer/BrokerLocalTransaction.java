@@ -271,6 +271,20 @@ final class BrokerLocalTransaction implements LocalTransaction {
     }
 
     @Override
+    public void flush() throws ClientException, InterruptedException {
+        checkOpen("flush");
+        if (window == 0 || tail == null) {
+            // every send waited for its answer (and the disk), or the last flush left nothing behind it
+            return;
+        }
+        try {
+            flushTail(producer.started(), true);
+        } catch (ClientException e) {
+            failStreamed(e);
+        }
+    }
+
+    @Override
     public void commit() throws ClientException, InterruptedException {
         checkOpen("commit");
         if (tail != null) {

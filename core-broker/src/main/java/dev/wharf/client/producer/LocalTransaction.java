@@ -49,6 +49,20 @@ public interface LocalTransaction {
     }
 
     /**
+     * Stores every message sent so far in this transaction on the broker, under SYNC_FLUSH forced to disk, and
+     * returns once the broker answered for all of them; the transaction stays open. After it returned, a commit the
+     * broker completes on its own (by check-back) finds every message sent before it. Call it before anything
+     * outside the producer may decide the transaction, e.g. before the database commit of a transaction whose id is
+     * recorded in that database. A transaction whose sends each wait for the broker has nothing to do here; a
+     * streamed one waits for its outstanding answers and sends its held-back message forced.
+     *
+     * @throws ClientException (TRANSACTION_FAILED) when a message was not stored or no answer came: the transaction
+     *                         was rolled back (a rollback the broker did not hear of is settled by check-back) and
+     *                         cannot be used again
+     */
+    void flush() throws ClientException, InterruptedException;
+
+    /**
      * Makes every message sent in this transaction visible, all at once. Synchronous; retried while the broker
      * does not answer or is busy, within the producer's end-transaction timeout.
      *

@@ -8,6 +8,8 @@ import dev.wharf.jms.engine.LiveTransactions;
 import dev.wharf.jms.engine.SessionQueues;
 import dev.wharf.jms.error.JmsErrors;
 import dev.wharf.jms.message.WireProperties;
+import dev.wharf.jms.spi.TransactionCheck;
+import dev.wharf.jms.spi.TransactionFlush;
 import dev.wharf.jms.spi.TransactionLifecycleListener;
 import jakarta.jms.JMSException;
 import jakarta.jms.TransactionRolledBackException;
@@ -23,6 +25,10 @@ import org.slf4j.LoggerFactory;
  * the session is gone. A client that dies before commit therefore leaves nothing visible. A message with a delivery
  * delay is scheduled by the broker when the transaction commits, for its JMSDeliveryTime (send time + delay).
  *
+ * <p>A listener that may have the transaction committed by check-back gets sends that each wait for the broker and
+ * the disk, unless it flushes before its own commit ({@link TransactionLifecycleListener#flushesBeforeCommit()}):
+ * then the sends stream as elsewhere, and the {@link TransactionFlush} it is given stores them durably in one go.
+ *
  * <p>Not thread-safe: it belongs to its session (the session's send thread uses it while the session's thread
  * waits).
  */
@@ -30,11 +36,20 @@ final class SessionTransaction {
 
     private static final Logger LOG = LoggerFactory.getLogger(SessionTransaction.class);
 
-    private final BrokerLink link;
-    private LocalTransaction current;
+    /** Waits for the session's queued asynchronous sends, so that a flush covers them. */
+    interface PendingSends {
+        void await() throws JMSException;
+    }
 
-    SessionTransaction(BrokerLink link) {
+    private final BrokerLink link;
+    private final PendingSends pending;
+    private LocalTransaction current;
+    /** The current transaction was flushed: each later send of it is stored durably before it returns. */
+    private boolean flushed;
+
+    SessionTransaction(BrokerLink link, PendingSends pending) {
         this.link = link;
+        this.pending = pending;
     }
 
     /**
@@ -52,20 +67,23 @@ final class SessionTransaction {
         } catch (InterruptedException e) {
             throw JmsErrors.translate("send to " + destination + " in a transaction", e);
         }
+        if (flushed) {
+            flush(t); // the listener's work may be committing already: this message must not lag behind
+        }
     }
 
     private LocalTransaction begin() throws JMSException {
         if (current != null) {
             return current;
         }
-        TransactionLifecycleListener recorder = link.lifecycle();
-        int window = recorder != null && recorder.mayCommitByCheckBack() ? 0 : link.options().getTransactionSendWindow();
+        TransactionLifecycleListener listener = link.lifecycle();
+        boolean durableSends = listener != null && listener.mayCommitByCheckBack() && !listener.flushesBeforeCommit();
+        int window = durableSends ? 0 : link.options().getTransactionSendWindow();
         LocalTransaction t = link.producer().beginTransaction(window);
         LiveTransactions.opened(t.transactionId());
-        TransactionLifecycleListener listener = link.lifecycle();
         if (listener != null) {
             try {
-                listener.transactionStarted(t.transactionId());
+                listener.transactionStarted(t.transactionId(), () -> flush(t));
             } catch (RuntimeException e) {
                 LiveTransactions.ended(t.transactionId(), false);
                 throw JmsErrors.jms("The transaction listener refused transaction " + t.transactionId() + ": "
@@ -73,7 +91,43 @@ final class SessionTransaction {
             }
         }
         current = t;
+        flushed = false;
         return t;
+    }
+
+    /**
+     * The {@link TransactionFlush} of transaction {@code t}: stores every message sent in it so far durably. A failure
+     * rolls it back, so that the work of whoever flushes fails too.
+     */
+    private void flush(LocalTransaction t) throws JMSException {
+        if (current != t) {
+            if (LiveTransactions.state(t.transactionId(), LiveTransactions.PROCESS) == TransactionCheck.Local.COMMITTED) {
+                return;
+            }
+            throw new TransactionRolledBackException("Transaction " + t.transactionId() + " was rolled back before"
+                    + " its messages were flushed; none of them will be visible. Do not commit the work that goes"
+                    + " with them; run it again.");
+        }
+        pending.await();
+        try {
+            t.flush();
+            flushed = true;
+        } catch (ClientException e) {
+            throw failed(t, e);
+        } catch (InterruptedException e) {
+            throw JmsErrors.translate("flush transaction " + t.transactionId(), e);
+        }
+    }
+
+    /** A flush failed: the transaction was rolled back (by the client's transaction) and ends here. */
+    private TransactionRolledBackException failed(LocalTransaction t, ClientException cause) {
+        current = null;
+        flushed = false;
+        ended(t.transactionId(), false);
+        return JmsErrors.withCause(new TransactionRolledBackException("The messages of transaction "
+                + t.transactionId() + " could not all be stored: " + cause.getMessage() + " None of them will be"
+                + " visible; do not commit the work that goes with them, and send them again in a new transaction."),
+                cause);
     }
 
     /** The id of the transaction in progress, or null before the first send. */
@@ -96,6 +150,7 @@ final class SessionTransaction {
             return;
         }
         current = null;
+        flushed = false;
         String id = t.transactionId();
         try {
             t.commit();
@@ -124,6 +179,7 @@ final class SessionTransaction {
             return;
         }
         current = null;
+        flushed = false;
         ended(t.transactionId(), false);
         try {
             t.rollback();

@@ -98,7 +98,7 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         this.domain = domain;
         BrokerLink link = connection.link();
         this.redeliveryDelay = link.options().getRedeliveryDelay();
-        this.transaction = mode == SESSION_TRANSACTED ? new SessionTransaction(link) : null;
+        this.transaction = mode == SESSION_TRANSACTED ? new SessionTransaction(link, this::awaitSendsBeforeFlush) : null;
         this.sender = new SessionSender(this, connection, transaction);
         this.acks = new SessionAcks(this, mode, redeliveryDelay, 2L * link.clientConfig().getMqClientApiTimeout());
         this.deliveries = new SessionDeliveries(this, connection, acks, mode, redeliveryDelay, acknowledger);
@@ -245,6 +245,13 @@ public class WharfSession implements Session, QueueSession, TopicSession {
         sender.awaitAsync();
         transaction.rollback();
         restartDelivery();
+    }
+
+    /** A flush of the transaction covers the session's queued asynchronous sends (unless it runs in their thread). */
+    private void awaitSendsBeforeFlush() throws JMSException {
+        if (!sender.isCallbackThread()) {
+            sender.awaitAsync();
+        }
     }
 
     /** The id of the Wharf transaction in progress (null before the transaction's first send, or not transacted). */

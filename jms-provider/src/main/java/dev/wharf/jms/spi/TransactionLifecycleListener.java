@@ -13,6 +13,15 @@ public interface TransactionLifecycleListener {
     void transactionStarted(String transactionId);
 
     /**
+     * Like {@link #transactionStarted(String)}, with the handle that makes the transaction's messages durable before
+     * the listener's own work commits (see {@link #flushesBeforeCommit()}). The session calls this one; the default
+     * ignores the handle and calls {@link #transactionStarted(String)}.
+     */
+    default void transactionStarted(String transactionId, TransactionFlush flush) {
+        transactionStarted(transactionId);
+    }
+
+    /**
      * The session ended the transaction: {@code committed} when its commit was accepted (or sent without an
      * answer: the session's decision stands), false when it was rolled back or the broker refused the commit.
      */
@@ -29,5 +38,16 @@ public interface TransactionLifecycleListener {
      */
     default boolean mayCommitByCheckBack() {
         return true;
+    }
+
+    /**
+     * Whether, for the transaction this session is about to start (asked on this thread, with
+     * {@link #mayCommitByCheckBack()}), the listener calls the {@link TransactionFlush} it is given before the work
+     * that may have the transaction committed by check-back commits, and fails that work when the flush fails. The
+     * session then streams its messages even when {@link #mayCommitByCheckBack()} is true, and the flush makes them
+     * durable at once, before that commit. The default is false: messages are stored durably one by one.
+     */
+    default boolean flushesBeforeCommit() {
+        return false;
     }
 }

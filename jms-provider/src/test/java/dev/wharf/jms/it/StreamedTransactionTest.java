@@ -161,6 +161,124 @@ class StreamedTransactionTest {
         }
     }
 
+    /** A listener that may have its transactions committed by check-back and flushes them before that. */
+    private static final class FlushingListener implements TransactionLifecycleListener {
+        final List<String> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<dev.wharf.jms.spi.TransactionFlush> flushes = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final List<String> rolledBack = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public void transactionStarted(String transactionId) {
+            throw new AssertionError("the session gives the flush handle");
+        }
+
+        @Override
+        public void transactionStarted(String transactionId, dev.wharf.jms.spi.TransactionFlush flush) {
+            started.add(transactionId);
+            flushes.add(flush);
+        }
+
+        @Override
+        public boolean flushesBeforeCommit() {
+            return true;
+        }
+
+        @Override
+        public void transactionEnded(String transactionId, boolean committed) {
+            if (!committed) {
+                rolledBack.add(transactionId);
+            }
+        }
+    }
+
+    /**
+     * A listener that flushes before its own commit gets streamed sends; after the flush returned every message is
+     * stored, so a commit decided by check-back (here: sent by another party, as the broker does after a check-back)
+     * shows all of them, in order, even though the session never committed.
+     */
+    @Test
+    void aFlushStoresEveryStreamedMessageSoACheckBackCommitShowsThemAll() throws Exception {
+        WharfConnectionFactory f = new WharfConnectionFactory(wharf.url() + "?transactionSendWindow=8");
+        FlushingListener listener = new FlushingListener();
+        f.setTransactionLifecycleListener(listener);
+        dev.wharf.client.ClientConfig config = new dev.wharf.client.ClientConfig();
+        config.setNamesrvAddr(wharf.namesrvAddr());
+        config.setInstanceName("check-back-party");
+        dev.wharf.client.impl.ClientInstance other = dev.wharf.client.impl.ClientInstance.acquire(config);
+        try (Connection c = f.createConnection()) {
+            c.start();
+            Session tx = c.createSession(Session.SESSION_TRANSACTED);
+            Queue q = tx.createQueue("flushed");
+            MessageProducer p = tx.createProducer(q);
+            MessageConsumer watcher = c.createSession().createConsumer(q);
+            c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
+            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 40; i++) {
+                p.send(tx.createTextMessage("flushed " + i));
+                expected.add("flushed " + i);
+            }
+            listener.flushes.get(0).flush();
+            p.send(tx.createTextMessage("after the flush")); // stored durably on its own
+            expected.add("after the flush");
+            assertThat(watcher.receive(300)).as("flushed, not committed").isNull();
+
+            other.messageApi().endTransactionSync(wharf.broker().address(),
+                    new dev.wharf.protocol.header.TransactionHeaders.EndTransactionRequest(f.getProducerGroup(),
+                            listener.started.get(0), dev.wharf.common.message.MessageSysFlag.TRANSACTION_COMMIT_TYPE,
+                            -1, true, null), 5_000);
+            assertThat(receive(watcher, expected.size())).isEqualTo(expected);
+            tx.rollback(); // the session's own end comes after the broker's decision and changes nothing
+            assertThat(watcher.receive(300)).isNull();
+        } finally {
+            other.release();
+        }
+    }
+
+    /**
+     * A message the broker refuses fails the flush with TransactionRolledBackException (so the caller's own work
+     * must not commit), the transaction is rolled back and nothing of it becomes visible; the handle fails again
+     * if called again, and the session's next transaction commits.
+     */
+    @Test
+    void aRefusedMessageFailsTheFlushAndRollsTheTransactionBack() throws Exception {
+        WharfConnectionFactory f = new WharfConnectionFactory(wharf.url() + "?transactionSendWindow=8");
+        FlushingListener listener = new FlushingListener();
+        f.setTransactionLifecycleListener(listener);
+        try (Connection c = f.createConnection()) {
+            c.start();
+            Session tx = c.createSession(Session.SESSION_TRANSACTED);
+            Queue q = tx.createQueue("flush-refused");
+            MessageProducer p = tx.createProducer(q);
+            MessageConsumer watcher = c.createSession().createConsumer(q);
+            c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
+            assertThat(receive(watcher, 5_000)).containsExactly("topic exists");
+
+            for (int i = 0; i < 10; i++) {
+                p.send(tx.createTextMessage("doomed " + i));
+            }
+            BytesMessage tooLarge = tx.createBytesMessage();
+            byte[] body = new byte[64 * 1024];
+            new Random(13).nextBytes(body);
+            tooLarge.writeBytes(body);
+            p.send(tooLarge); // held back and streamed: the refusal comes with the flush
+            dev.wharf.jms.spi.TransactionFlush flush = listener.flushes.get(0);
+            assertThatThrownBy(flush::flush).isInstanceOf(TransactionRolledBackException.class)
+                    .hasMessageContaining(listener.started.get(0)).hasMessageContaining("do not commit");
+            assertThat(listener.rolledBack).containsExactly(listener.started.get(0));
+            assertThatThrownBy(flush::flush).as("a rolled-back transaction cannot be flushed")
+                    .isInstanceOf(TransactionRolledBackException.class);
+
+            p.send(tx.createTextMessage("next transaction"));
+            listener.flushes.get(1).flush();
+            tx.commit();
+            listener.flushes.get(1).flush(); // committed: nothing left to do
+            assertThat(receive(watcher, 5_000)).as("nothing of the refused transaction")
+                    .containsExactly("next transaction");
+        }
+    }
+
     /**
      * 6.2.7: a commit the broker refuses (the transaction was rolled back there while the session still held it
      * open, as a check-back answered by another party does) is a TransactionRolledBackException, nothing of the

@@ -34,10 +34,17 @@ public final class AckLog {
 
     private final MessageStore store;
     private final LongSupplier clock;
+    private final boolean forceDeliveryCounts;
 
     public AckLog(MessageStore store, LongSupplier clock) {
+        this(store, clock, true);
+    }
+
+    /** @param forceDeliveryCounts whether lease records (POP, DELIVERIES) are forced before the answer (SYNC_FLUSH) */
+    public AckLog(MessageStore store, LongSupplier clock, boolean forceDeliveryCounts) {
         this.store = store;
         this.clock = clock;
+        this.forceDeliveryCounts = forceDeliveryCounts;
     }
 
     /** Appends a record; the future completes when it is stored (and flushed, with SYNC_FLUSH). */
@@ -48,7 +55,7 @@ public final class AckLog {
         msg.setBody(AckLogCodec.encode(record));
         msg.setPropertiesString("");
         msg.setBornTimestamp(clock.getAsLong());
-        msg.setForcedLater(forcedLater(record.kind()));
+        msg.setForcedLater(forcedLater(record.kind(), forceDeliveryCounts));
         return store.asyncPutMessage(msg);
     }
 
@@ -56,10 +63,18 @@ public final class AckLog {
      * Acknowledgements and finished messages are not waited for on the disk (SYNC_FLUSH): they ride on the next
      * force of the group commit, at most its 10 ms round away, shared with every record and message around them. A power loss right after the answer can cost the newest of
      * them, and the message is then delivered again (marked redelivered: its lease record was forced), never lost.
-     * Leases (they carry the delivery counts that mark a redelivery), group creation and deletion stay forced.
+     * Leases (they carry the delivery counts that mark a redelivery) stay forced unless
+     * {@code forceDeliveryCounts} is off: then a power loss can also cost the newest leases, and their messages are
+     * handed out again with the earlier delivery count (not marked redelivered), still never lost (the log is
+     * sequential, so an acknowledgement on disk always has its lease before it). Group creation and deletion stay
+     * forced.
      */
-    private static boolean forcedLater(AckLogRecord.Kind kind) {
-        return kind == AckLogRecord.Kind.ACK || kind == AckLogRecord.Kind.DONE;
+    static boolean forcedLater(AckLogRecord.Kind kind, boolean forceDeliveryCounts) {
+        return switch (kind) {
+            case ACK, DONE -> true;
+            case POP, DELIVERIES -> !forceDeliveryCounts;
+            case INIT, DELETE -> false;
+        };
     }
 
     /** The offset the next record will get once dispatched (records below it are readable). */

@@ -233,6 +233,21 @@ public class WharfProperties {
         /** Rows deleted per statement (and per short database transaction) by the clean-up. */
         private int cleanupBatchSize = 1000;
 
+        /**
+         * Whether the messages of a database transaction are streamed to the broker and stored durably in one flush
+         * just before the database commits (a flush the broker refuses rolls the database transaction back). When
+         * false, each send waits for the broker and, under SYNC_FLUSH, for its own disk force.
+         */
+        private boolean flushBeforeCommit = true;
+
+        public boolean isFlushBeforeCommit() {
+            return flushBeforeCommit;
+        }
+
+        public void setFlushBeforeCommit(boolean flushBeforeCommit) {
+            this.flushBeforeCommit = flushBeforeCommit;
+        }
+
         public Boolean getEnabled() {
             return enabled;
         }

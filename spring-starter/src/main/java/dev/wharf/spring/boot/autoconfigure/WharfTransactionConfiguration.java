@@ -72,7 +72,8 @@ class WharfTransactionConfiguration {
                     + " spring.application.name) so that no other application, answering from another database,"
                     + " is asked about this application's transactions", group);
         }
-        return new DataSourceTransactionRecorder(dataSource, transactionLog, group, stats);
+        return new DataSourceTransactionRecorder(dataSource, transactionLog, group, stats,
+                properties.getTransaction().isFlushBeforeCommit());
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.wharf.spring.boot.transaction;
 
+import dev.wharf.jms.spi.TransactionFlush;
 import dev.wharf.jms.spi.TransactionLifecycleListener;
 import dev.wharf.txchecker.JdbcTransactionLog;
 import java.sql.Connection;
@@ -21,6 +22,11 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * database transaction of this DataSource (a transacted JmsTemplate used without {@code @Transactional}, a listener
  * replying from its session) writes nothing: its session commits it at once, and a check-back about it is answered
  * from what the process knows. A failed insert fails the send, so the caller's transaction rolls back.
+ *
+ * <p>With {@code flushBeforeCommit} (the default) a recorded transaction's messages are streamed, and a
+ * {@link FlushBeforeCommit} synchronization stores them durably just before the database commits: the row, which lets
+ * a check-back commit them, never commits before they are stored, and a flush that fails rolls the database
+ * transaction back. Without it (or without transaction synchronization) every send waits for the broker and the disk.
  */
 public final class DataSourceTransactionRecorder implements TransactionLifecycleListener {
 
@@ -31,9 +37,21 @@ public final class DataSourceTransactionRecorder implements TransactionLifecycle
     private final String producerGroup;
     private final TransactionStats stats;
     private final AtomicBoolean warnedOtherTransaction = new AtomicBoolean();
+    private final boolean flushBeforeCommit;
 
+    /** A recorder whose transactions are flushed before the database commits. */
     public DataSourceTransactionRecorder(DataSource dataSource, JdbcTransactionLog transactionLog,
                                          String producerGroup, TransactionStats stats) {
+        this(dataSource, transactionLog, producerGroup, stats, true);
+    }
+
+    /**
+     * @param flushBeforeCommit stream a recorded transaction's messages and flush them before the database commits
+     *                          (true), or store each durably as it is sent (false)
+     */
+    public DataSourceTransactionRecorder(DataSource dataSource, JdbcTransactionLog transactionLog,
+                                         String producerGroup, TransactionStats stats, boolean flushBeforeCommit) {
+        this.flushBeforeCommit = flushBeforeCommit;
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.transactionLog = Objects.requireNonNull(transactionLog, "transactionLog");
         this.producerGroup = Objects.requireNonNull(producerGroup, "producerGroup");
@@ -42,9 +60,26 @@ public final class DataSourceTransactionRecorder implements TransactionLifecycle
 
     @Override
     public void transactionStarted(String transactionId) {
+        record(transactionId);
+    }
+
+    /**
+     * Records the id as {@link #transactionStarted(String)} does and, when it was recorded and the session streams
+     * ({@link #flushesBeforeCommit()}), registers the flush to run before the database commits.
+     */
+    @Override
+    public void transactionStarted(String transactionId, TransactionFlush flush) {
+        boolean streamed = flushesBeforeCommit();
+        if (record(transactionId) && streamed) {
+            TransactionSynchronizationManager.registerSynchronization(new FlushBeforeCommit(transactionId, flush));
+        }
+    }
+
+    /** Writes the log row when a database transaction of the DataSource runs; whether it did. */
+    private boolean record(String transactionId) {
         if (!TransactionSynchronizationManager.isActualTransactionActive()) {
             stats.started(false);
-            return;
+            return false;
         }
         if (!TransactionSynchronizationManager.hasResource(dataSource)) {
             // another resource's transaction (a second DataSource, JMS, JTA): this database cannot vouch for it
@@ -55,7 +90,7 @@ public final class DataSourceTransactionRecorder implements TransactionLifecycle
                         transactionId);
             }
             stats.started(false);
-            return;
+            return false;
         }
         Connection connection = DataSourceUtils.getConnection(dataSource);
         try {
@@ -64,6 +99,7 @@ public final class DataSourceTransactionRecorder implements TransactionLifecycle
             DataSourceUtils.releaseConnection(connection, dataSource);
         }
         stats.started(true);
+        return true;
     }
 
     /**
@@ -74,6 +110,15 @@ public final class DataSourceTransactionRecorder implements TransactionLifecycle
     public boolean mayCommitByCheckBack() {
         return TransactionSynchronizationManager.isActualTransactionActive()
                 && TransactionSynchronizationManager.hasResource(dataSource);
+    }
+
+    /**
+     * True when the id will be recorded, flushing is on and the database transaction has synchronization, so the
+     * flush can be registered to run before its commit; the session then streams its messages.
+     */
+    @Override
+    public boolean flushesBeforeCommit() {
+        return flushBeforeCommit && mayCommitByCheckBack() && TransactionSynchronizationManager.isSynchronizationActive();
     }
 
     @Override

@@ -30,6 +30,21 @@ public class OrderService {
         }
     }
 
+    /**
+     * Places an order with a second message, a bytes attachment, to the queue {@code attachments}: both are sent in
+     * the order's transaction, stored with the flush before the database commits.
+     */
+    @Transactional
+    public void placeOrderWithAttachment(long id, byte[] attachment) {
+        jdbc.update("INSERT INTO orders (id, item) VALUES (?, ?)", id, "with attachment");
+        jms.convertAndSend("orders", "order " + id);
+        jms.send("attachments", session -> {
+            jakarta.jms.BytesMessage m = session.createBytesMessage();
+            m.writeBytes(attachment);
+            return m;
+        });
+    }
+
     public long orderCount(long id) {
         Long n = jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE id = ?", Long.class, id);
         return n == null ? 0 : n;

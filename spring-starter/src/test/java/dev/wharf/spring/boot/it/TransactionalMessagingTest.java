@@ -30,7 +30,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code @Transactional} + JmsTemplate against a broker the test runs (as a separate server would be), with the
  * database in an H2 file through HikariCP: the message is delivered exactly when the database commits, also when
  * the sending JVM is killed between the database commit and the message commit (the broker's check-back reaches this
- * application, which finds the transaction-log row), and never when it is killed before the database commit.
+ * application, which finds the transaction-log row), and never when it is killed before the database commit. The
+ * messages are streamed and flushed just before the database commits; a flush the broker refuses rolls the database
+ * transaction back.
  */
 @SpringBootTest(classes = ShopApplication.class, properties = {
         "wharf.producer-group=shop-producer",
@@ -50,7 +52,10 @@ class TransactionalMessagingTest {
         registry.add("spring.datasource.url", TransactionalMessagingTest::databaseUrl);
     }
 
-    /** A NameServer and broker that ask back every 500 ms about transactions older than 300 ms. */
+    /**
+     * A NameServer and broker that ask back every 500 ms about transactions older than 300 ms, and refuse messages
+     * over 64 KiB.
+     */
     private static synchronized EmbeddedWharfBroker server() {
         if (server == null) {
             BrokerSettings s = BrokerSettings.defaults();
@@ -58,6 +63,7 @@ class TransactionalMessagingTest {
             s.store().setMappedFileSizeCommitLog(16 * 1024 * 1024);
             s.store().setMaxHashSlotNum(2_000);
             s.store().setMaxIndexNum(20_000);
+            s.store().setMaxMessageSize(64 * 1024);
             s.netty().setListenPort(0);
             s.netty().setSelectorThreads(1);
             s.broker().setSendMessageThreadPoolNums(2);
@@ -111,6 +117,25 @@ class TransactionalMessagingTest {
         awaitMarker(20);
         assertThat(listeners.bodies("orders")).doesNotContain("order 2");
         assertThat(orders.orderCount(2)).isZero();
+    }
+
+    @Test
+    void aFlushTheBrokerRefusesRollsTheDatabaseTransactionBack() {
+        long rolledBackBefore = stats.rolledBack();
+        Long rowsBefore = jdbc.queryForObject("SELECT COUNT(*) FROM wharf_tx_log", Long.class);
+        byte[] attachment = new byte[128 * 1024]; // random: compression cannot bring it under the broker's limit
+        new java.util.Random(5).nextBytes(attachment);
+
+        assertThatThrownBy(() -> orders.placeOrderWithAttachment(5, attachment))
+                .isInstanceOf(org.springframework.jms.TransactionRolledBackException.class)
+                .hasMessageContaining("could not all be stored");
+        assertThat(orders.orderCount(5)).as("the database rolled back").isZero();
+        assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM wharf_tx_log", Long.class))
+                .as("no log row vouches for the transaction").isEqualTo(rowsBefore);
+        assertThat(stats.rolledBack()).isGreaterThan(rolledBackBefore);
+
+        awaitMarker(50);
+        assertThat(listeners.bodies("orders")).doesNotContain("order 5");
     }
 
     @Test

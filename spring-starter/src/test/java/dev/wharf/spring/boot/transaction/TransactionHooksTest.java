@@ -99,6 +99,49 @@ class TransactionHooksTest {
                 .isInstanceOf(TransactionLogException.class).hasMessageContaining("twice");
     }
 
+    @Test
+    void theFlushRunsJustBeforeTheDatabaseCommitsAndSeesTheRowNotYetCommitted() {
+        java.util.List<Boolean> rowVisibleAtFlush = new java.util.ArrayList<>();
+        tx(dataSource).executeWithoutResult(s -> {
+            assertThat(recorder.flushesBeforeCommit()).isTrue();
+            recorder.transactionStarted("flushed", () -> rowVisibleAtFlush.add(log.contains("flushed")));
+            assertThat(rowVisibleAtFlush).as("not before the commit").isEmpty();
+        });
+        assertThat(rowVisibleAtFlush).as("flushed once, before the row committed").containsExactly(false);
+        assertThat(log.contains("flushed")).isTrue();
+    }
+
+    @Test
+    void aFailedFlushRollsTheDatabaseTransactionBack() {
+        assertThatThrownBy(() -> tx(dataSource).executeWithoutResult(s -> recorder.transactionStarted("refused",
+                () -> {
+                    throw new jakarta.jms.TransactionRolledBackException("the broker refused a message");
+                })))
+                .isInstanceOf(org.springframework.jms.TransactionRolledBackException.class)
+                .hasMessageContaining("the broker refused a message");
+        assertThat(log.contains("refused")).as("the row rolled back with the database transaction").isFalse();
+    }
+
+    @Test
+    void nothingIsFlushedWhereNothingIsRecordedOrFlushingIsOff() {
+        java.util.concurrent.atomic.AtomicInteger flushes = new java.util.concurrent.atomic.AtomicInteger();
+        assertThat(recorder.flushesBeforeCommit()).as("no transaction").isFalse();
+        recorder.transactionStarted("no-transaction", flushes::incrementAndGet);
+        tx(otherDataSource).executeWithoutResult(s -> {
+            assertThat(recorder.flushesBeforeCommit()).as("another database").isFalse();
+            recorder.transactionStarted("other-database", flushes::incrementAndGet);
+        });
+        DataSourceTransactionRecorder durable = new DataSourceTransactionRecorder(dataSource, log, "shop-producer",
+                stats, false);
+        tx(dataSource).executeWithoutResult(s -> {
+            assertThat(durable.flushesBeforeCommit()).as("flushing off: durable sends").isFalse();
+            assertThat(durable.mayCommitByCheckBack()).isTrue();
+            durable.transactionStarted("durable", flushes::incrementAndGet);
+        });
+        assertThat(flushes).hasValue(0);
+        assertThat(log.contains("durable")).isTrue();
+    }
+
     private TransactionOutcome check(String id, long age, Local local) {
         return checker.check(new TransactionCheck(id, "shop-producer", "orders", System.currentTimeMillis() - age,
                 local));
