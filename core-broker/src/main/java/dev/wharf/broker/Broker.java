@@ -130,6 +130,8 @@ public final class Broker {
         this.ha = replication(settings, store);
         if (ha != null) {
             HaService replication = ha;
+            replication.setSecurity(innerClients.haSecurity(settings.netty(), security,
+                    config.getBrokerClusterName(), controllerMode != null || replication.role() == BrokerRole.SLAVE));
             replica.setReplication(replication.role().name(), replication.role() == BrokerRole.SYNC_MASTER
                     ? settings.ha().requiredSlaveAcks() : 0, replication::inSyncReplicaCount);
         }

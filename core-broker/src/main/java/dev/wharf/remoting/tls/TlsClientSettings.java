@@ -1,9 +1,11 @@
 package dev.wharf.remoting.tls;
 
 import dev.wharf.remoting.PipelineHook;
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
 /**
@@ -33,6 +35,22 @@ public record TlsClientSettings(String trustCertPath, String certPath, String ke
      * @throws IllegalArgumentException a named file is missing or unreadable
      */
     public PipelineHook hook() {
+        SslContext context = context();
+        return (channel, host, port) -> channel.pipeline().addFirst("tls", context.newHandler(channel.alloc(), host,
+                port));
+    }
+
+    /**
+     * The JDK {@code SSLContext} of these settings, for a connection outside Netty (replication); the caller
+     * applies {@link #verifyHostname()} to each socket.
+     *
+     * @throws IllegalArgumentException a named file is missing or unreadable
+     */
+    public SSLContext jdkContext() {
+        return ((JdkSslContext) context()).context();
+    }
+
+    private SslContext context() {
         SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
                 .endpointIdentificationAlgorithm(verifyHostname ? "HTTPS" : null);
         if (!trustCertPath.isEmpty()) {
@@ -41,14 +59,11 @@ public record TlsClientSettings(String trustCertPath, String certPath, String ke
         if (!certPath.isEmpty()) {
             TlsFiles.keyMaterial(builder, certPath, keyPath, keyPassword, "tlsCertPath", "tlsKeyPath");
         }
-        SslContext context;
         try {
-            context = builder.build();
+            return builder.build();
         } catch (SSLException e) {
             throw new IllegalArgumentException("cannot set up client TLS: " + e.getMessage(), e);
         }
-        return (channel, host, port) -> channel.pipeline().addFirst("tls", context.newHandler(channel.alloc(), host,
-                port));
     }
 
     /** Shows the files, never the password. */
