@@ -122,6 +122,9 @@ public final class Broker {
         this.server = new NettyRemotingServer(settings.netty());
         this.innerClients = InnerClients.from(config);
         replica.setClientSetup(innerClients::apply);
+        if (controllerMode != null) {
+            controllerMode.setClientSetup(innerClients::apply);
+        }
         this.security = ServerSecurity.install(server, settings.netty(),
                 settings.store().rootPath().resolve("config").resolve("acl.json"), "broker");
         this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
