@@ -5,8 +5,10 @@ import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * How a client speaks TLS: whom it trusts (PEM certificates; empty: the JDK's default authorities), its own
@@ -64,6 +66,32 @@ public record TlsClientSettings(String trustCertPath, String certPath, String ke
         } catch (SSLException e) {
             throw new IllegalArgumentException("cannot set up client TLS: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The pipeline hook of a client whose key material comes ready-made (a Spring Boot SSL bundle, an application's
+     * own key store) rather than from files.
+     *
+     * @param keys           this client's certificate for mutual TLS, or null for none
+     * @param trust          whom it trusts, or null for the JDK's default authorities
+     * @param verifyHostname whether the server certificate must match the host name or IP connected to
+     * @throws IllegalArgumentException the managers cannot make a TLS context
+     */
+    public static PipelineHook hook(KeyManagerFactory keys, TrustManagerFactory trust, boolean verifyHostname) {
+        SslContextBuilder builder = SslContextBuilder.forClient().sslProvider(SslProvider.JDK)
+                .endpointIdentificationAlgorithm(verifyHostname ? "HTTPS" : null).keyManager(keys);
+        if (trust != null) {
+            builder.trustManager(trust);
+        }
+        SslContext context;
+        try {
+            context = builder.build();
+        } catch (SSLException e) {
+            throw new IllegalArgumentException("cannot set up client TLS from the given key and trust managers: "
+                    + e.getMessage(), e);
+        }
+        return (channel, host, port) -> channel.pipeline().addFirst("tls", context.newHandler(channel.alloc(), host,
+                port));
     }
 
     /** Shows the files, never the password. */
