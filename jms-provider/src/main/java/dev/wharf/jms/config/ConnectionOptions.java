@@ -349,8 +349,10 @@ public class ConnectionOptions implements Serializable {
     }
 
     /**
-     * Comma-separated packages or classes that object messages may deserialize; empty (the default) allows every
-     * class, which is only safe when every sender is trusted. See {@link DeserializationPolicy}.
+     * Comma-separated packages or classes that object messages may deserialize besides the JDK's {@code java.lang},
+     * {@code java.util}, {@code java.time} and {@code java.math} (always trusted); empty (the default) trusts only
+     * those, {@code *} every class, which is only safe when every sender is trusted. See
+     * {@link DeserializationPolicy}.
      */
     public String getDeserializationAllowList() {
         return deserializationAllowList;
