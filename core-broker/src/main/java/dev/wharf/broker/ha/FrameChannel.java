@@ -55,11 +55,6 @@ final class FrameChannel implements AutoCloseable {
         this.io = stream;
     }
 
-    /** Whether the stream is the socket itself (no TLS). */
-    boolean isPlain() {
-        return io instanceof HaStream.Plain;
-    }
-
     long lastReadMillis() {
         return lastReadMillis;
     }
