@@ -122,6 +122,9 @@ public final class Broker {
         this.server = new NettyRemotingServer(settings.netty());
         this.innerClients = InnerClients.from(config);
         replica.setClientSetup(innerClients::apply);
+        if (controllerMode != null) {
+            controllerMode.setClientSetup(innerClients::apply);
+        }
         this.security = ServerSecurity.install(server, settings.netty(),
                 settings.store().rootPath().resolve("config").resolve("acl.json"), "broker");
         this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
@@ -130,6 +133,8 @@ public final class Broker {
         this.ha = replication(settings, store);
         if (ha != null) {
             HaService replication = ha;
+            replication.setSecurity(innerClients.haSecurity(settings.netty(), security,
+                    config.getBrokerClusterName(), controllerMode != null || replication.role() == BrokerRole.SLAVE));
             replica.setReplication(replication.role().name(), replication.role() == BrokerRole.SYNC_MASTER
                     ? settings.ha().requiredSlaveAcks() : 0, replication::inSyncReplicaCount);
         }

@@ -11,6 +11,7 @@ import dev.wharf.broker.registry.NameServerRegistrar;
 import dev.wharf.broker.schedule.ScheduleService;
 import dev.wharf.broker.transaction.TransactionSupport;
 import dev.wharf.controller.client.ControllerException;
+import dev.wharf.remoting.NettyRemotingClient;
 import dev.wharf.remoting.RemotingExecutors;
 import dev.wharf.store.ReplicableStore;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +60,7 @@ final class ControllerMode {
     private AckService ack;
     private Supplier<NameServerRegistrar> registrar;
     private Runnable startRegistration;
+    private volatile UnaryOperator<NettyRemotingClient> clientSetup = UnaryOperator.identity();
     private volatile ControllerReplicas link;
     private volatile boolean stopped;
     // guarded by this
@@ -104,6 +107,11 @@ final class ControllerMode {
         this.startRegistration = startRegistration;
     }
 
+    /** The broker's inner-client credentials and TLS, applied to its controller client (before {@link #start}). */
+    void setClientSetup(UnaryOperator<NettyRemotingClient> setup) {
+        this.clientSetup = setup;
+    }
+
     /** Joins the controllers from {@code address} (the broker listens there now), in the background until it works. */
     void start(String address) {
         joiner.execute(() -> join(address));
@@ -126,6 +134,7 @@ final class ControllerMode {
                 reg.requestRegistration();
             }
         });
+        r.client().setClientSetup(clientSetup);
         try {
             r.start();
         } catch (ControllerException | RuntimeException e) {

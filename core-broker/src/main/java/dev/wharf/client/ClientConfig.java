@@ -6,6 +6,8 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Collections;
 import java.util.Objects;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Settings shared by every producer, consumer and admin client built from it (RocketMQ's key names). Two clients
@@ -156,6 +158,8 @@ public class ClientConfig {
     private String tlsKeyPath = "";
     private String tlsKeyPassword = "";
     private boolean tlsVerifyHostname = true;
+    private KeyManagerFactory tlsKeyManagers;
+    private TrustManagerFactory tlsTrustManagers;
 
     /** The user every request is signed as (RocketMQ's name for it); empty: requests are not signed. */
     public String getAccessKey() {
@@ -236,6 +240,26 @@ public class ClientConfig {
         this.tlsVerifyHostname = tlsVerifyHostname;
     }
 
+    /**
+     * Key material made by the application (a Spring Boot SSL bundle, say) instead of the {@code tls*Path} files:
+     * when either is set, TLS uses these and ignores the paths.
+     *
+     * @param keys  this client's certificate for mutual TLS, or null for none
+     * @param trust whom it trusts, or null for the JDK's default authorities
+     */
+    public void setTlsManagers(KeyManagerFactory keys, TrustManagerFactory trust) {
+        this.tlsKeyManagers = keys;
+        this.tlsTrustManagers = trust;
+    }
+
+    public KeyManagerFactory getTlsKeyManagers() {
+        return tlsKeyManagers;
+    }
+
+    public TrustManagerFactory getTlsTrustManagers() {
+        return tlsTrustManagers;
+    }
+
     /** {@code clientIP@instanceName}, with the process id for the default instance name. */
     public String buildClientId() {
         String name = DEFAULT_INSTANCE_NAME.equals(instanceName)
@@ -263,6 +287,8 @@ public class ClientConfig {
         c.tlsKeyPath = tlsKeyPath;
         c.tlsKeyPassword = tlsKeyPassword;
         c.tlsVerifyHostname = tlsVerifyHostname;
+        c.tlsKeyManagers = tlsKeyManagers;
+        c.tlsTrustManagers = tlsTrustManagers;
         return c;
     }
 
@@ -271,7 +297,8 @@ public class ClientConfig {
         return Objects.equals(namesrvAddr, other.namesrvAddr) && mqClientApiTimeout == other.mqClientApiTimeout
                 && Objects.equals(accessKey, other.accessKey) && Objects.equals(secretKey, other.secretKey)
                 && tlsEnable == other.tlsEnable && Objects.equals(tlsTrustCertPath, other.tlsTrustCertPath)
-                && Objects.equals(tlsCertPath, other.tlsCertPath) && tlsVerifyHostname == other.tlsVerifyHostname;
+                && Objects.equals(tlsCertPath, other.tlsCertPath) && tlsVerifyHostname == other.tlsVerifyHostname
+                && tlsKeyManagers == other.tlsKeyManagers && tlsTrustManagers == other.tlsTrustManagers;
     }
 
     @Override

@@ -76,6 +76,16 @@ public final class AccessController {
         return new Authentication(entry.user(), null);
     }
 
+    /**
+     * The signature (as {@link RequestSignature#sign}) of {@code fields} made with {@code user}'s key, for the
+     * server's half of a challenge-response handshake (replication): the server proves it knows the user's key. An
+     * unknown user gets a signature with a key nobody holds, so the answer does not tell which users exist.
+     */
+    public String countersign(String user, int code, Map<String, String> fields) {
+        AclStore.Entry entry = users.find(user);
+        return RequestSignature.sign(entry == null ? NOBODY : entry.key(), code, fields, null, null);
+    }
+
     /** Null when {@code user} may do {@code action} on {@code resource}, else the sentence that says why not. */
     public String authorize(User user, Resource resource, Action action) {
         if (user.superUser()) {

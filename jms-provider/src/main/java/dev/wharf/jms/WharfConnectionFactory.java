@@ -27,6 +27,8 @@ import java.io.Serializable;
 import javax.naming.Reference;
 import javax.naming.Referenceable;
 import javax.naming.StringRefAddr;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The entry point of the provider: a JMS connection factory for a Wharf broker, configured by a broker URL and
@@ -402,6 +404,17 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     public void setTls(boolean tls) {
         options.setTls(tls);
+    }
+
+    /**
+     * TLS key material made by the application (a Spring Boot SSL bundle) instead of the {@code tls*Path} files;
+     * when either is set, TLS uses these and ignores the paths. Not part of a JNDI reference.
+     *
+     * @param keys  the client certificate for mutual TLS, or null for none
+     * @param trust whom the client trusts, or null for the JDK's default authorities
+     */
+    public void setTlsManagers(KeyManagerFactory keys, TrustManagerFactory trust) {
+        options.setTlsManagers(keys, trust);
     }
 
     /** PEM certificates trusted as the servers'; empty: the JDK's authorities. */

@@ -8,13 +8,14 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One end of an HA connection: a blocking socket channel that reads whole frames into a buffer it reuses and
- * writes frames whole. Reads happen on one thread; writes may come from two (transfer and refusal, or ack and
+ * One end of an HA connection: a blocking socket channel (plain, or TLS once {@link #use} installed it) that reads
+ * whole frames into a buffer it reuses and writes frames whole. Reads happen on one thread; writes may come from two (transfer and refusal, or ack and
  * heartbeat), so they are serialized on this object.
  */
 final class FrameChannel implements AutoCloseable {
 
     private final SocketChannel channel;
+    private volatile HaStream io;
     private final String peer;
     private final ByteBuffer header = ByteBuffer.allocate(HaFrame.HEADER_SIZE);
     private final ByteBuffer outHeader = ByteBuffer.allocateDirect(HaFrame.HEADER_SIZE + 512);
@@ -28,6 +29,7 @@ final class FrameChannel implements AutoCloseable {
 
     FrameChannel(SocketChannel channel, int maxBodyLength) {
         this.channel = channel;
+        this.io = HaStream.plain(channel, null);
         this.maxBodyLength = maxBodyLength;
         String address;
         try {
@@ -41,6 +43,16 @@ final class FrameChannel implements AutoCloseable {
 
     String peer() {
         return peer;
+    }
+
+    /** The socket under the stream (to set up TLS on it). */
+    SocketChannel socket() {
+        return channel;
+    }
+
+    /** Reads and writes through {@code stream} from now on (after a TLS handshake, or a peeked first byte). */
+    void use(HaStream stream) {
+        this.io = stream;
     }
 
     long lastReadMillis() {
@@ -96,7 +108,7 @@ final class FrameChannel implements AutoCloseable {
 
     private void readFully(ByteBuffer buffer) throws IOException {
         while (buffer.hasRemaining()) {
-            if (channel.read(buffer) < 0) {
+            if (io.read(buffer) < 0) {
                 throw new EOFException(peer + " closed the connection");
             }
             lastReadMillis = System.currentTimeMillis();
@@ -123,9 +135,7 @@ final class FrameChannel implements AutoCloseable {
         } else {
             gather[0] = outHeader;
             gather[1] = data;
-            while (outHeader.hasRemaining() || data.hasRemaining()) {
-                channel.write(gather);
-            }
+            io.write(gather);
             gather[1] = null;
         }
         lastWriteMillis = System.currentTimeMillis();
@@ -161,9 +171,7 @@ final class FrameChannel implements AutoCloseable {
     }
 
     private void writeFully(ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            channel.write(buffer);
-        }
+        io.write(buffer);
     }
 
     boolean isOpen() {

@@ -15,6 +15,7 @@ import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,7 @@ final class HaClient {
     private final EpochFile epochs;
     private final ByteBuffer ack = ByteBuffer.allocate(HaFrame.ACK_SIZE);
     private final int maxFrameBody;
+    private volatile HaSecurity security = HaSecurity.NONE;
     private volatile String masterAddress;
     private volatile FrameChannel channel;
     private volatile boolean running;
@@ -77,6 +79,11 @@ final class HaClient {
         });
         long period = Math.max(50, Math.min(1_000, config.getHaSendHeartbeatInterval() / 2));
         ticker.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** TLS and authentication of the connections made from now on. */
+    void setSecurity(HaSecurity security) {
+        this.security = security;
     }
 
     /** Points the slave at another master HA address (e.g. learnt from the NameServer); reconnects. */
@@ -208,6 +215,13 @@ final class HaClient {
             throw e;
         }
         channel = c;
+        try {
+            security.connect(c, target.getHostString(), target.getPort(), brokerName);
+        } catch (SSLException e) {
+            throw new HaProtocolException(HaFrame.REFUSED_TLS, "TLS handshake with the master at " + address
+                    + " failed (" + e.getMessage() + "); its HA port needs tlsMode enforcing or permissive, and"
+                    + " innerClientTlsTrustCertPath must trust its certificate, which must name the host");
+        }
         sendHandshake(c);
         c.readFrame();
         if (c.type() == HaFrame.TYPE_REFUSED) {

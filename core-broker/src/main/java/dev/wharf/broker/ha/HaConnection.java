@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,7 @@ final class HaConnection {
     private final ReplicaTracker tracker;
     private final Runnable onClose;
     private final EpochFile epochs;
+    private final HaSecurity security;
     /** The master's epoch when this connection was accepted (a new term closes every connection). */
     private volatile int epoch = HaFrame.CLASSIC_EPOCH;
     private final ByteBuffer transferHeader = ByteBuffer.allocate(HaFrame.TRANSFER_FIXED_SIZE);
@@ -45,8 +47,9 @@ final class HaConnection {
     private final long maxIdleNanos;
 
     HaConnection(FrameChannel channel, ReplicableStore store, HaConfig config, String brokerName,
-                 ReplicaTracker tracker, long maxIdleNanos, EpochFile epochs, Runnable onClose) {
+                 ReplicaTracker tracker, long maxIdleNanos, EpochFile epochs, HaSecurity security, Runnable onClose) {
         this.epochs = epochs;
+        this.security = security;
         this.maxIdleNanos = maxIdleNanos;
         this.channel = channel;
         this.store = store;
@@ -103,7 +106,7 @@ final class HaConnection {
 
     private void readLoop() {
         try {
-            channel.readFrame();
+            security.accept(channel, brokerName); // TLS and authentication first; leaves the HANDSHAKE read
             long start = handshake();
             if (start < 0) {
                 channel.readFrame(); // the replica cuts its log and closes; nothing else may come
@@ -119,6 +122,14 @@ final class HaConnection {
             log.error("Refusing HA connection from {} ({}): {}", channel.peer(), HaFrame.reasonName(e.reason()),
                     e.getMessage());
             channel.refuse(e.reason(), epoch, e.getMessage());
+        } catch (SSLException e) {
+            if (!closed.get() && replica == null) {
+                log.error("Refusing HA connection from {}: TLS handshake failed ({}); the slave needs"
+                        + " innerClientTlsEnable=true and a trust store holding this broker's certificate",
+                        channel.peer(), e.getMessage());
+            } else if (!closed.get()) {
+                log.warn("HA connection from {} failed: {}", channel.peer(), e.toString());
+            }
         } catch (EOFException e) {
             log.info("HA connection from {} closed by the slave", channel.peer());
         } catch (IOException e) {

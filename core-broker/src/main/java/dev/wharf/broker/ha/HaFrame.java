@@ -44,6 +44,19 @@ import java.nio.ByteBuffer;
  *
  * ACK, slave to master, after each append and every haSendHeartbeatInterval:
  * |                   SLAVEMAXOFFSET (8)                          |  0
+ *
+ * When the brokers authenticate (aclEnable), three frames come before the HANDSHAKE (see HaSecurity):
+ * AUTH, slave to master, first frame:
+ * |                    SLAVENONCE (16), random                    |  0
+ * |  USERLENGTH (2)  |   USER (USERLENGTH bytes, UTF-8)           | 16
+ * CHALLENGE, master to slave, answers AUTH:
+ * |                   MASTERNONCE (16), random                    |  0
+ * |  MASTERPROOF (32): HMAC-SHA256 with USER's key over both      | 16
+ * |  nonces and the broker name: the master knows the user's key  |
+ * PROOF, slave to master, once MASTERPROOF checked out; the HANDSHAKE follows:
+ * |            TIMESTAMP (8): signing time, epoch millis          |  0
+ * |  SLAVEPROOF (32): HMAC-SHA256 with the user's key over both   |  8
+ * |  nonces, the broker name and TIMESTAMP                        |
  * </pre>
  *
  * EPOCH is the sender's term: a slave's HANDSHAKE carries the last epoch of its history, a master's frames its
@@ -70,6 +83,16 @@ public final class HaFrame {
     public static final int TYPE_REFUSED = 3;
     public static final int TYPE_TRANSFER = 4;
     public static final int TYPE_ACK = 5;
+    public static final int TYPE_AUTH = 6;
+    public static final int TYPE_CHALLENGE = 7;
+    public static final int TYPE_PROOF = 8;
+
+    /** Bytes of a random nonce in AUTH and CHALLENGE. */
+    public static final int NONCE_SIZE = 16;
+    /** Bytes of an HMAC-SHA256 proof. */
+    public static final int PROOF_SIZE = 32;
+    public static final int CHALLENGE_SIZE = NONCE_SIZE + PROOF_SIZE;
+    public static final int PROOF_FRAME_SIZE = 8 + PROOF_SIZE;
 
     /** HANDSHAKE body, before the name. */
     public static final int HANDSHAKE_FIXED_SIZE = 34;
@@ -101,6 +124,9 @@ public final class HaFrame {
     public static final int REFUSED_WRONG_OFFSET = 6;
     public static final int REFUSED_EPOCH = 7;
     public static final int REFUSED_APPEND_FAILED = 8;
+    public static final int REFUSED_AUTHENTICATION = 9;
+    public static final int REFUSED_PERMISSION = 10;
+    public static final int REFUSED_TLS = 11;
 
     private HaFrame() {
     }
@@ -118,6 +144,9 @@ public final class HaFrame {
             case TYPE_REFUSED -> "REFUSED";
             case TYPE_TRANSFER -> "TRANSFER";
             case TYPE_ACK -> "ACK";
+            case TYPE_AUTH -> "AUTH";
+            case TYPE_CHALLENGE -> "CHALLENGE";
+            case TYPE_PROOF -> "PROOF";
             default -> "unknown type " + type;
         };
     }
@@ -133,6 +162,9 @@ public final class HaFrame {
             case REFUSED_WRONG_OFFSET -> "wrong offset";
             case REFUSED_EPOCH -> "epoch mismatch";
             case REFUSED_APPEND_FAILED -> "append failed";
+            case REFUSED_AUTHENTICATION -> "authentication failed";
+            case REFUSED_PERMISSION -> "not authorized";
+            case REFUSED_TLS -> "TLS required";
             default -> "reason " + reason;
         };
     }

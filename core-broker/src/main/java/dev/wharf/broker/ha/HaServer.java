@@ -35,6 +35,7 @@ final class HaServer {
     private final int maxFrameBody;
     private final long maxIdleNanos;
     private final EpochFile epochs;
+    private volatile HaSecurity security = HaSecurity.NONE;
     private ServerSocketChannel server;
     private ScheduledExecutorService housekeeping;
     private volatile boolean running;
@@ -56,6 +57,11 @@ final class HaServer {
         this.maxFrameBody = HaFrame.MAX_REFUSAL_SIZE + HaFrame.HANDSHAKE_FIXED_SIZE + HaFrame.MAX_NAME_LENGTH;
     }
 
+    /** TLS and authentication of connections accepted from now on. */
+    void setSecurity(HaSecurity security) {
+        this.security = security;
+    }
+
     /** Binds and starts accepting; returns the port bound. */
     int start(String bindAddress, int port) throws IOException {
         server = ServerSocketChannel.open();
@@ -72,7 +78,7 @@ final class HaServer {
         long period = Math.max(100, Math.min(1_000, config.getHaHousekeepingInterval() / 4));
         housekeeping.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
         int bound = ((InetSocketAddress) server.getLocalAddress()).getPort();
-        log.info("HA port of {} listening on {}:{}", brokerName, bindAddress, bound);
+        log.info("HA port of {} listening on {}:{} ({})", brokerName, bindAddress, bound, security.describe(true));
         return bound;
     }
 
@@ -94,7 +100,7 @@ final class HaServer {
                 socket.socket().setKeepAlive(true);
                 HaConnection[] self = new HaConnection[1];
                 HaConnection connection = new HaConnection(new FrameChannel(socket, maxFrameBody), store, config,
-                        brokerName, tracker, maxIdleNanos, epochs, () -> connections.remove(self[0]));
+                        brokerName, tracker, maxIdleNanos, epochs, security, () -> connections.remove(self[0]));
                 self[0] = connection;
                 connections.add(connection);
                 connection.start();

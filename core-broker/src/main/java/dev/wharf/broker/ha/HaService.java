@@ -43,6 +43,7 @@ public final class HaService {
     private volatile ReplicaWaiters waiters;
     private volatile HaServer server;
     private volatile HaClient client;
+    private volatile HaSecurity security = HaSecurity.NONE;
     private volatile int haPort = -1;
     private volatile boolean degraded;
     private volatile boolean started;
@@ -111,10 +112,12 @@ public final class HaService {
             boolean sync = role == BrokerRole.SYNC_MASTER;
             this.server = new HaServer(config, brokerName, store, t,
                     sync ? Long.MAX_VALUE : ASYNC_TRANSFER_INTERVAL_NANOS, epochs);
+            this.server.setSecurity(security);
             this.client = null;
         } else {
             this.server = null;
             this.client = new HaClient(config, brokerName, brokerId, store, maxMessageSize, epochs);
+            this.client.setSecurity(security);
         }
         if (role == BrokerRole.SYNC_MASTER) {
             ReplicaWaiters w = new ReplicaWaiters(t::replicatedOffset, config.getSlaveTimeout());
@@ -136,6 +139,19 @@ public final class HaService {
                 store.setPutReplication(syncSlaves == null && fenced == null && lease == null ? null
                         : new AsyncMasterGate());
             }
+        }
+    }
+
+    /** TLS and authentication of the HA port and of the connection to a master (before {@link #start}). */
+    public synchronized void setSecurity(HaSecurity security) {
+        this.security = security;
+        HaServer s = server;
+        if (s != null) {
+            s.setSecurity(security);
+        }
+        HaClient c = client;
+        if (c != null) {
+            c.setSecurity(security);
         }
     }
 

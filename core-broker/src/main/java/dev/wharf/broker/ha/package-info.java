@@ -1,6 +1,7 @@
 /**
  * Master/slave replication of a broker group: a slave copies its master's commit log byte for byte over a
- * plain TCP stream (the HA port, framed as in {@link dev.wharf.broker.ha.HaFrame}), and a SYNC_MASTER answers a
+ * TCP stream (the HA port, framed as in {@link dev.wharf.broker.ha.HaFrame}; TLS and a challenge-response with
+ * the group's credential when configured, see {@link dev.wharf.broker.ha.HaSecurity}), and a SYNC_MASTER answers a
  * send only once enough slaves hold it. Built on the store's {@link dev.wharf.store.ReplicableStore} seam: the
  * store reads and appends bytes, this package moves them and decides who is in sync.
  *

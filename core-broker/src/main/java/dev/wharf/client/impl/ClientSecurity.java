@@ -26,7 +26,10 @@ public final class ClientSecurity {
             }
             remoting.setRequestSigner(new SigningHook(Credentials.of(config.getAccessKey(), config.getSecretKey())));
         }
-        if (config.isTlsEnable()) {
+        if (config.isTlsEnable() && (config.getTlsKeyManagers() != null || config.getTlsTrustManagers() != null)) {
+            remoting.setPipelineHook(TlsClientSettings.hook(config.getTlsKeyManagers(), config.getTlsTrustManagers(),
+                    config.isTlsVerifyHostname()));
+        } else if (config.isTlsEnable()) {
             remoting.setPipelineHook(new TlsClientSettings(config.getTlsTrustCertPath(), config.getTlsCertPath(),
                     config.getTlsKeyPath(), config.getTlsKeyPassword(), config.isTlsVerifyHostname()).hook());
         }

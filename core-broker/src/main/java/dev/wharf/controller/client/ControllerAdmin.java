@@ -12,6 +12,7 @@ import dev.wharf.protocol.header.ControllerHeaders.ReplicaInfoRequest;
 import dev.wharf.remoting.NettyClientConfig;
 import dev.wharf.remoting.NettyRemotingClient;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** The administration requests to a controller cluster: status of each node, broker groups, a designated election. */
 public final class ControllerAdmin implements AutoCloseable {
@@ -23,8 +24,17 @@ public final class ControllerAdmin implements AutoCloseable {
      * @throws IllegalArgumentException the addresses are malformed
      */
     public ControllerAdmin(String controllerAddr, long timeoutMillis) {
+        this(controllerAddr, timeoutMillis, UnaryOperator.identity());
+    }
+
+    /**
+     * @param setup applied to the remoting client before it starts: credentials that sign every request (a
+     *              controller inside a NameServer with aclEnable refuses unsigned ones) and TLS
+     * @throws IllegalArgumentException the addresses are malformed
+     */
+    public ControllerAdmin(String controllerAddr, long timeoutMillis, UnaryOperator<NettyRemotingClient> setup) {
         List<String> addresses = ControllerInvoker.parseAddresses(controllerAddr);
-        remoting = new NettyRemotingClient(new NettyClientConfig());
+        remoting = setup.apply(new NettyRemotingClient(new NettyClientConfig()));
         remoting.start();
         invoker = new ControllerInvoker(remoting, addresses, timeoutMillis);
     }

@@ -27,6 +27,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,7 @@ public final class ControllerClient implements AutoCloseable {
      */
     private volatile long lastAcceptedHeartbeatNanos;
     private volatile boolean started;
+    private volatile UnaryOperator<NettyRemotingClient> clientSetup = UnaryOperator.identity();
 
     // the group as last learnt; guarded by this
     private long masterBrokerId = ControllerHeaders.NO_BROKER;
@@ -89,6 +91,14 @@ public final class ControllerClient implements AutoCloseable {
     }
 
     /**
+     * Sets what is applied to the remoting client when it is made (in {@link #start}): the broker's credentials,
+     * which sign every request (a controller inside a NameServer with aclEnable refuses unsigned ones), and TLS.
+     */
+    public void setClientSetup(UnaryOperator<NettyRemotingClient> setup) {
+        this.clientSetup = Objects.requireNonNull(setup, "setup");
+    }
+
+    /**
      * Registers, heartbeats once and starts the schedules.
      *
      * @throws ControllerException the controller refused the registration, or no leader answered in time
@@ -100,7 +110,7 @@ public final class ControllerClient implements AutoCloseable {
         }
         List<String> addresses = ControllerInvoker.parseAddresses(config.getControllerAddr());
         NettyClientConfig nc = new NettyClientConfig();
-        remoting = new NettyRemotingClient(nc);
+        remoting = clientSetup.apply(new NettyRemotingClient(nc));
         noticeThread = Executors.newSingleThreadExecutor(new NamedThreadFactory("controller-notice-" + brokerName));
         remoting.registerProcessor(RequestCode.NOTIFY_BROKER_ROLE_CHANGED, (channel, request) -> {
             onNotice(request);

@@ -25,11 +25,13 @@ public final class ServerSecurity {
     private final AclGuard guard;
     private final AclStore users;
     private final boolean tls;
+    private final AccessController access;
 
-    private ServerSecurity(AclGuard guard, AclStore users, boolean tls) {
+    private ServerSecurity(AclGuard guard, AclStore users, boolean tls, AccessController access) {
         this.guard = guard;
         this.users = users;
         this.tls = tls;
+        this.access = access;
     }
 
     /**
@@ -53,6 +55,7 @@ public final class ServerSecurity {
         }
         AclGuard guard = null;
         AclStore users = null;
+        AccessController access = null;
         if (config.isAuthenticationEnabled()) {
             Path file = !config.getAclFile().isEmpty() ? Path.of(config.getAclFile()) : defaultAclFile;
             if (file == null) {
@@ -68,8 +71,8 @@ public final class ServerSecurity {
                 log.warn("The {} requires authentication but {} holds no users yet: every request is refused until"
                         + " one is added with 'wharf admin user-create --acl-file {}'", role, file, file);
             }
-            guard = new AclGuard(new AccessController(users, config.getAuthReplayWindowMillis(),
-                    System::currentTimeMillis), config.isAuthorizationEnabled());
+            access = new AccessController(users, config.getAuthReplayWindowMillis(), System::currentTimeMillis);
+            guard = new AclGuard(access, config.isAuthorizationEnabled());
             server.setRequestGuard(guard);
         } else if (!isLoopback(config.getBindAddress())) {
             log.warn("SECURITY WARNING: the {} listens on {} without authentication (authenticationEnabled=false):"
@@ -77,7 +80,7 @@ public final class ServerSecurity {
                     + " brokers. Set aclEnable=true with a users file, or bind 127.0.0.1.", role,
                     config.getBindAddress());
         }
-        return new ServerSecurity(guard, users, tlsHook != null);
+        return new ServerSecurity(guard, users, tlsHook != null, access);
     }
 
     /** Whether requests must be signed. */
@@ -88,6 +91,11 @@ public final class ServerSecurity {
     /** The guard, or null without authentication. */
     public AclGuard guard() {
         return guard;
+    }
+
+    /** What decides who a peer is and what it may do (the same users as the port's), or null without authentication. */
+    public AccessController access() {
+        return access;
     }
 
     /** The users, or null without authentication. */

@@ -3,9 +3,11 @@ package dev.wharf.remoting.tls;
 import dev.wharf.remoting.NettyServerConfig;
 import dev.wharf.remoting.PipelineHook;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
 /**
@@ -31,6 +33,16 @@ public final class TlsServer {
         boolean permissive = "permissive".equals(config.getTlsMode());
         return (channel, host, port) -> channel.pipeline().addFirst(permissive ? "tls-detect" : "tls", permissive
                 ? new PermissiveTlsHandler(context) : context.newHandler(channel.alloc()));
+    }
+
+    /**
+     * The JDK {@code SSLContext} of the server's settings, for a port outside Netty (replication), or null when
+     * {@code tlsMode=disabled}. The caller applies {@code tlsServerNeedClientAuth} to each socket.
+     *
+     * @throws IllegalArgumentException a certificate or key setting is missing or names an unreadable file
+     */
+    public static SSLContext jdkContext(NettyServerConfig config) {
+        return config.isTlsEnable() ? ((JdkSslContext) context(config)).context() : null;
     }
 
     static SslContext context(NettyServerConfig config) {

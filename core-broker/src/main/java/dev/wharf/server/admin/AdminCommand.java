@@ -1,7 +1,11 @@
 package dev.wharf.server.admin;
 
+import dev.wharf.client.ClientConfig;
 import dev.wharf.client.ClientException;
+import dev.wharf.client.impl.ClientSecurity;
+import dev.wharf.remoting.NettyRemotingClient;
 import dev.wharf.server.CliException;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -71,6 +75,21 @@ public final class AdminCommand implements Runnable {
             config.setTlsEnable(tls);
             config.setTlsTrustCertPath(tlsTrustCert);
         });
+    }
+
+    /** The credentials and TLS of the options, for a client outside an admin session (controllers). */
+    UnaryOperator<NettyRemotingClient> clientSetup() throws CliException {
+        ClientConfig config = new ClientConfig();
+        if (user != null && !user.isBlank()) {
+            if (password == null || password.isEmpty()) {
+                throw CliException.usage("--user " + user + " needs a password: give --password (to be asked),"
+                        + " or set WHARF_PASSWORD");
+            }
+            config.withCredentials(user, password);
+        }
+        config.setTlsEnable(tls);
+        config.setTlsTrustCertPath(tlsTrustCert);
+        return remoting -> ClientSecurity.apply(remoting, config);
     }
 
     Output output() {

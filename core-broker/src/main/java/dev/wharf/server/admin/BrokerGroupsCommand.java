@@ -31,7 +31,7 @@ final class BrokerGroupsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<BrokerGroupInfo> groups;
-        try (ControllerAdmin c = option.open()) {
+        try (ControllerAdmin c = option.open(admin)) {
             groups = c.brokerGroups(brokerName);
         } catch (ControllerException e) {
             throw option.failure(e);

@@ -2,8 +2,11 @@ package dev.wharf.server.admin;
 
 import dev.wharf.controller.client.ControllerAdmin;
 import dev.wharf.controller.client.ControllerException;
+import dev.wharf.controller.client.ControllerInvoker;
+import dev.wharf.remoting.NettyRemotingClient;
 import dev.wharf.server.CliException;
 import dev.wharf.server.ExitCodes;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
 /** The {@code --controller} option of the controller admin commands, and turning controller errors into exits. */
@@ -18,11 +21,18 @@ final class ControllerOption {
                     + "NameServer port.")
     String controller;
 
-    ControllerAdmin open() throws CliException {
+    /** A client of the controllers, signing with the admin command's credentials and speaking its TLS. */
+    ControllerAdmin open(AdminCommand admin) throws CliException {
         try {
-            return new ControllerAdmin(controller, TIMEOUT_MILLIS);
+            ControllerInvoker.parseAddresses(controller);
         } catch (IllegalArgumentException e) {
             throw CliException.usage("-c/--controller: " + e.getMessage());
+        }
+        UnaryOperator<NettyRemotingClient> setup = admin.clientSetup();
+        try {
+            return new ControllerAdmin(controller, TIMEOUT_MILLIS, setup);
+        } catch (IllegalArgumentException e) {
+            throw CliException.usage(e.getMessage());
         }
     }
 

@@ -29,7 +29,7 @@ final class ControllerStatusCommand implements Callable<Integer> {
                 Table.text("Leader address", "leaderAddress"), Table.number("Applied", "appliedIndex"),
                 Table.text("Problem", "problem"));
         int answered = 0;
-        try (ControllerAdmin c = option.open()) {
+        try (ControllerAdmin c = option.open(admin)) {
             for (String address : c.addresses()) {
                 try {
                     ControllerMetadata m = c.metadata(address);

@@ -33,7 +33,7 @@ final class ElectMasterCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         BrokerGroupInfo g;
-        try (ControllerAdmin c = option.open()) {
+        try (ControllerAdmin c = option.open(admin)) {
             g = c.electMaster(brokerName, brokerId);
         } catch (ControllerException e) {
             throw option.failure(e);

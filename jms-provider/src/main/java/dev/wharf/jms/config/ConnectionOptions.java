@@ -6,6 +6,8 @@ import java.io.Serial;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The options of a connection factory, as JavaBean properties whose names are also the URL parameter names
@@ -48,6 +50,9 @@ public class ConnectionOptions implements Serializable {
     private String tlsKeyPath = "";
     private transient String tlsKeyPassword = "";
     private boolean tlsVerifyHostname = true;
+    /** Key material given as objects (a Spring Boot SSL bundle); not an option string, so not in toSettings. */
+    private transient KeyManagerFactory tlsKeyManagers;
+    private transient TrustManagerFactory tlsTrustManagers;
 
     public ConnectionOptions() {
     }
@@ -85,6 +90,8 @@ public class ConnectionOptions implements Serializable {
         tlsKeyPath = other.tlsKeyPath;
         tlsKeyPassword = other.tlsKeyPassword;
         tlsVerifyHostname = other.tlsVerifyHostname;
+        tlsKeyManagers = other.tlsKeyManagers;
+        tlsTrustManagers = other.tlsTrustManagers;
     }
 
     /** The options that differ from null as strings, in a fixed order (for JNDI references and logs). */
@@ -342,8 +349,10 @@ public class ConnectionOptions implements Serializable {
     }
 
     /**
-     * Comma-separated packages or classes that object messages may deserialize; empty (the default) allows every
-     * class, which is only safe when every sender is trusted. See {@link DeserializationPolicy}.
+     * Comma-separated packages or classes that object messages may deserialize besides the JDK's {@code java.lang},
+     * {@code java.util}, {@code java.time} and {@code java.math} (always trusted); empty (the default) trusts only
+     * those, {@code *} every class, which is only safe when every sender is trusted. See
+     * {@link DeserializationPolicy}.
      */
     public String getDeserializationAllowList() {
         return deserializationAllowList;
@@ -485,5 +494,25 @@ public class ConnectionOptions implements Serializable {
 
     public void setTlsVerifyHostname(boolean tlsVerifyHostname) {
         this.tlsVerifyHostname = tlsVerifyHostname;
+    }
+
+    /**
+     * TLS key material made by the application (a Spring Boot SSL bundle) instead of the {@code tls*Path} files;
+     * when either is set, TLS uses these and ignores the paths. Not part of a JNDI reference.
+     *
+     * @param keys  the client certificate for mutual TLS, or null for none
+     * @param trust whom the client trusts, or null for the JDK's default authorities
+     */
+    public void setTlsManagers(KeyManagerFactory keys, TrustManagerFactory trust) {
+        this.tlsKeyManagers = keys;
+        this.tlsTrustManagers = trust;
+    }
+
+    public KeyManagerFactory getTlsKeyManagers() {
+        return tlsKeyManagers;
+    }
+
+    public TrustManagerFactory getTlsTrustManagers() {
+        return tlsTrustManagers;
     }
 }

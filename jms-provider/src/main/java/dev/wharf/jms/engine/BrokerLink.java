@@ -129,6 +129,7 @@ public final class BrokerLink implements AutoCloseable {
             c.setTlsKeyPath(options.getTlsKeyPath());
             c.setTlsKeyPassword(options.getTlsKeyPassword());
             c.setTlsVerifyHostname(options.isTlsVerifyHostname());
+            c.setTlsManagers(options.getTlsKeyManagers(), options.getTlsTrustManagers());
         } catch (IllegalArgumentException e) {
             throw JmsErrors.jms("The connection options cannot configure the client: " + e.getMessage(), e);
         }

@@ -18,29 +18,32 @@ import java.util.Set;
  * Which classes {@link jakarta.jms.ObjectMessage#getObject()} may deserialize.
  *
  * <p>Deserializing bytes from the network runs code of every class named in them; a sender who can put a
- * "gadget" class of the receiver's class path into an object message can take over the receiver. The default
- * policy denies nothing, for compatibility with applications that have always used object messages, and is
- * therefore only safe when every sender is trusted. Set an allow list (the factory option
- * {@code deserializationAllowList}) to the packages of your message classes to close the hole.
+ * "gadget" class of the receiver's class path into an object message can take over the receiver. So by default
+ * only the classes of four JDK packages are trusted, as ActiveMQ trusts a short list of packages since 5.12.2:
+ * {@code java.lang}, {@code java.util}, {@code java.time} and {@code java.math} (each package itself, not its
+ * sub-packages: {@code java.lang.invoke} or {@code java.util.concurrent} are not trusted). The application adds its
+ * own message classes with the allow list (the factory option {@code deserializationAllowList}, e.g.
+ * {@code com.example.orders}); {@code *} restores the old behaviour of trusting every class, which is only safe when
+ * every sender is trusted.
  *
  * <p>Both lists hold comma-separated package or class names; an entry matches the class of that name, its nested
  * classes and every class in that package or its sub-packages; {@code *} matches every class. The deny list wins
- * over the allow list. An empty allow list allows every class not denied. A non-empty allow list also admits the
- * primitive wrappers, {@code Number}, {@code String} and {@code Enum} (unless denied), since almost every object
- * graph needs them. Arrays are judged by their element class. The JVM-wide filter ({@code jdk.serialFilter}), if
- * any, still applies as well. Immutable and thread-safe.
+ * over the allow list and over the trusted JDK packages. Arrays are judged by their element class. The JVM-wide
+ * filter ({@code jdk.serialFilter}), if any, still applies as well. Immutable and thread-safe.
  */
 public final class DeserializationPolicy implements Serializable {
 
     @Serial
     private static final long serialVersionUID = 1L;
 
-    /** Allows every class: safe only when every sender is trusted. */
-    public static final DeserializationPolicy ALLOW_ALL = new DeserializationPolicy(List.of(), List.of());
+    /** Allows every class ({@code deserializationAllowList=*}): safe only when every sender is trusted. */
+    public static final DeserializationPolicy ALLOW_ALL = new DeserializationPolicy(List.of("*"), List.of());
 
-    private static final Set<String> ALWAYS_ALLOWED = Set.of("java.lang.Boolean", "java.lang.Byte",
-            "java.lang.Short", "java.lang.Character", "java.lang.Integer", "java.lang.Long", "java.lang.Float",
-            "java.lang.Double", "java.lang.Number", "java.lang.String", "java.lang.Enum");
+    /** The default: the classes of {@link #TRUSTED_PACKAGES} only. */
+    public static final DeserializationPolicy DEFAULT = new DeserializationPolicy(List.of(), List.of());
+
+    /** Packages whose classes are always trusted (unless denied); each package itself, not its sub-packages. */
+    public static final Set<String> TRUSTED_PACKAGES = Set.of("java.lang", "java.util", "java.time", "java.math");
 
     private final List<String> allow;
     private final List<String> deny;
@@ -58,7 +61,10 @@ public final class DeserializationPolicy implements Serializable {
     public static DeserializationPolicy of(String allowList, String denyList) {
         List<String> allow = parse(allowList, "deserializationAllowList");
         List<String> deny = parse(denyList, "deserializationDenyList");
-        return allow.isEmpty() && deny.isEmpty() ? ALLOW_ALL : new DeserializationPolicy(allow, deny);
+        if (deny.isEmpty() && allow.isEmpty()) {
+            return DEFAULT;
+        }
+        return deny.isEmpty() && allow.equals(List.of("*")) ? ALLOW_ALL : new DeserializationPolicy(allow, deny);
     }
 
     private static List<String> parse(String list, String option) {
@@ -92,7 +98,12 @@ public final class DeserializationPolicy implements Serializable {
         if (matchesAny(deny, className)) {
             return false;
         }
-        return allow.isEmpty() || ALWAYS_ALLOWED.contains(className) || matchesAny(allow, className);
+        return isTrustedJdkClass(className) || matchesAny(allow, className);
+    }
+
+    private static boolean isTrustedJdkClass(String className) {
+        int dot = className.lastIndexOf('.');
+        return dot > 0 && TRUSTED_PACKAGES.contains(className.substring(0, dot));
     }
 
     private static boolean matchesAny(List<String> entries, String className) {
@@ -105,9 +116,9 @@ public final class DeserializationPolicy implements Serializable {
         return false;
     }
 
-    /** Whether this policy lets everything through (the default). */
+    /** Whether this policy lets everything through ({@code deserializationAllowList=*} and no deny list). */
     public boolean allowsAll() {
-        return allow.isEmpty() && deny.isEmpty();
+        return allow.contains("*") && deny.isEmpty();
     }
 
     /**
@@ -139,9 +150,11 @@ public final class DeserializationPolicy implements Serializable {
         } catch (InvalidClassException e) {
             if (refused[0] != null) {
                 throw withCause(new MessageFormatException("The object message holds an instance of "
-                        + refused[0] + ", which the deserialization policy refuses; if you trust the sender, add"
-                        + " the class or its package to deserializationAllowList (and remove it from"
-                        + " deserializationDenyList)."), e);
+                        + refused[0] + ", which the deserialization policy refuses (" + describe() + "); if you"
+                        + " trust the sender, add the class or its package to the connection factory's"
+                        + " deserializationAllowList option (URL ?deserializationAllowList=..., Spring"
+                        + " wharf.options.deserialization-allow-list), and remove it from deserializationDenyList."),
+                        e);
             }
             throw withCause(new MessageFormatException("The object in the message cannot be deserialized: "
                     + e.getMessage() + "; sender and receiver need compatible versions of the class."), e);
@@ -160,10 +173,21 @@ public final class DeserializationPolicy implements Serializable {
         return e;
     }
 
+    /** What is trusted, for messages: "trusted: java.lang, ... and com.example; denied: ...". */
+    private String describe() {
+        if (allow.contains("*")) {
+            return "trusted: every class; denied: " + String.join(", ", deny);
+        }
+        return "trusted: the JDK packages " + String.join(", ", TRUSTED_PACKAGES.stream().sorted().toList())
+                + (allow.isEmpty() ? "" : " and " + String.join(", ", allow))
+                + (deny.isEmpty() ? "" : "; denied: " + String.join(", ", deny));
+    }
+
     @Override
     public String toString() {
         return allowsAll() ? "DeserializationPolicy[allow all]"
-                : "DeserializationPolicy[allow=" + (allow.isEmpty() ? "all" : allow) + ", deny=" + deny + "]";
+                : "DeserializationPolicy[allow=" + TRUSTED_PACKAGES.stream().sorted().toList()
+                        + (allow.isEmpty() ? "" : " + " + allow) + ", deny=" + deny + "]";
     }
 
     @Override

@@ -24,7 +24,7 @@ class ConnectionConfigTest {
         assertThat(o.getPullBatchSize()).isEqualTo(32);
         assertThat(o.getConsumeThreads()).isEqualTo(20);
         assertThat(o.getDeserializationAllowList()).isEmpty();
-        assertThat(c.deserializationPolicy()).isSameAs(DeserializationPolicy.ALLOW_ALL);
+        assertThat(c.deserializationPolicy()).isSameAs(DeserializationPolicy.DEFAULT);
         assertThat(c.namesrvAddr()).isEqualTo("localhost:9876");
         assertThat(c.brokerSettings()).isEmpty();
         assertThat(c.storePathRootDir()).isNull();

@@ -43,7 +43,9 @@ class MessagesTest {
     @BeforeAll
     static void start() throws Exception {
         wharf = new LoopbackWharf(store);
-        connection = new WharfConnectionFactory(wharf.url()).createConnection();
+        WharfConnectionFactory factory = new WharfConnectionFactory(wharf.url());
+        factory.setDeserializationAllowList(Order.class.getPackageName()); // the test's own message class
+        connection = factory.createConnection();
         connection.start();
         session = connection.createSession();
     }

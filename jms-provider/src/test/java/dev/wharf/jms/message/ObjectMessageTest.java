@@ -10,11 +10,17 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.MessageNotWriteableException;
 import java.io.Serializable;
+import java.math.BigDecimal;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /** ObjectMessage and TextMessage bodies, and the deserialization allow and deny lists. */
@@ -88,14 +94,19 @@ class ObjectMessageTest {
     @Test
     void aClassOutsideTheAllowListIsRefusedWithAnExplanation() throws JMSException {
         DeserializationPolicy policy = DeserializationPolicy.of(FIXTURES, "");
-        WharfObjectMessage m = receivedWith(policy, new ArrayList<>(List.of(new Order(1, "a", 1))));
+        WharfObjectMessage m = receivedWith(policy,
+                new ConcurrentHashMap<>(Map.of("order", new Order(1, "a", 1))));
         assertThatThrownBy(m::getObject).isInstanceOf(MessageFormatException.class)
-                .hasMessageContaining("java.util.ArrayList").hasMessageContaining("deserializationAllowList");
-        assertThat(m.isBodyAssignableTo(List.class)).isFalse();
+                .hasMessageContaining("java.util.concurrent.ConcurrentHashMap")
+                .hasMessageContaining("deserializationAllowList").hasMessageContaining(FIXTURES);
+        assertThat(m.isBodyAssignableTo(Map.class)).isFalse();
         assertThatThrownBy(() -> m.getBody(Object.class)).isInstanceOf(MessageFormatException.class);
-        WharfObjectMessage date = receivedWith(policy, new Date(0));
-        assertThatThrownBy(date::getObject).isInstanceOf(MessageFormatException.class)
-                .hasMessageContaining("java.util.Date");
+        WharfObjectMessage uri = receivedWith(policy, URI.create("http://wharf.dev/"));
+        assertThatThrownBy(uri::getObject).isInstanceOf(MessageFormatException.class)
+                .hasMessageContaining("java.net.URI");
+        // the trusted JDK packages come with any allow list
+        assertThat(receivedWith(policy, new ArrayList<>(List.of(new Order(1, "a", 1)))).getObject())
+                .isEqualTo(List.of(new Order(1, "a", 1)));
     }
 
     @Test
@@ -106,18 +117,45 @@ class ObjectMessageTest {
                 .hasMessageContaining(FIXTURES + ".Order");
         assertThat(policy.isAllowed(FIXTURES + ".Order$Line")).isFalse();
         assertThat(policy.isAllowed("java.util.ArrayList")).isTrue();
+        assertThat(policy.isAllowed("com.example.Anything")).isTrue();
         DeserializationPolicy denyOnly = DeserializationPolicy.of(null, "java.util");
-        assertThat(denyOnly.isAllowed("java.util.Date")).isFalse();
-        assertThat(denyOnly.isAllowed("java.utilities.X")).isTrue();
-        assertThat(denyOnly.isAllowed(FIXTURES + ".Order")).isTrue();
+        assertThat(denyOnly.isAllowed("java.util.Date")).as("a deny list beats the trusted packages").isFalse();
+        assertThat(denyOnly.isAllowed("java.lang.String")).isTrue();
+        assertThat(denyOnly.isAllowed(FIXTURES + ".Order")).isFalse();
         assertThatThrownBy(receivedWith(denyOnly, new Date(0))::getObject).isInstanceOf(MessageFormatException.class);
     }
 
     @Test
-    void theDefaultAllowsEverything() {
-        assertThat(DeserializationPolicy.of(" ", null)).isSameAs(DeserializationPolicy.ALLOW_ALL);
+    void theDefaultTrustsFourJdkPackagesOnly() throws JMSException {
+        DeserializationPolicy policy = DeserializationPolicy.of(" ", null);
+        assertThat(policy).isSameAs(DeserializationPolicy.DEFAULT);
+        assertThat(policy.allowsAll()).isFalse();
+        for (String trusted : List.of("java.lang.String", "java.lang.Integer", "java.util.ArrayList",
+                "java.util.HashMap", "java.time.Instant", "java.math.BigDecimal",
+                "java.util.ImmutableCollections$MapN")) {
+            assertThat(policy.isAllowed(trusted)).as(trusted).isTrue();
+        }
+        for (String untrusted : List.of("java.lang.invoke.SerializedLambda", "java.lang.reflect.Proxy",
+                "java.util.concurrent.ConcurrentHashMap", "java.net.URL",
+                "javax.management.BadAttributeValueExpException",
+                "org.apache.commons.collections.functors.InvokerTransformer", FIXTURES + ".Order",
+                "java.utilities.X")) {
+            assertThat(policy.isAllowed(untrusted)).as(untrusted).isFalse();
+        }
+        Map<String, Object> basics = new HashMap<>(Map.of("when", Instant.EPOCH, "amount", new BigDecimal("1.50"),
+                "items", new ArrayList<>(List.of(1, 2)), "ints", new int[] {3}));
+        Map<?, ?> received = (Map<?, ?>) receivedWith(policy, (Serializable) basics).getObject();
+        assertThat(received.get("when")).isEqualTo(Instant.EPOCH);
+        assertThat(received.get("amount")).isEqualTo(new BigDecimal("1.50"));
+        assertThat(received.get("items")).isEqualTo(List.of(1, 2));
+        WharfObjectMessage order = receivedWith(policy, new Order(1, "tea", 2));
+        assertThatThrownBy(order::getObject).isInstanceOf(MessageFormatException.class)
+                .hasMessageContaining(FIXTURES + ".Order").hasMessageContaining("deserializationAllowList")
+                .hasMessageContaining("java.lang, java.math, java.time, java.util");
+        assertThat(DeserializationPolicy.of("*", "")).isSameAs(DeserializationPolicy.ALLOW_ALL);
         assertThat(DeserializationPolicy.ALLOW_ALL.allowsAll()).isTrue();
         assertThat(DeserializationPolicy.ALLOW_ALL.isAllowed("any.Thing")).isTrue();
+        // a message the application makes itself holds its own object: no policy needed to read it back
         assertThat(new WharfObjectMessage().getDeserializationPolicy()).isSameAs(DeserializationPolicy.ALLOW_ALL);
     }
 

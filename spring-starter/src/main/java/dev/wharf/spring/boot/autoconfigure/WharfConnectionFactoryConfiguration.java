@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.jms.ConnectionFactoryUnwrapper;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,10 +44,10 @@ class WharfConnectionFactoryConfiguration {
 
     static WharfConnectionFactory createWharfConnectionFactory(WharfProperties properties, Environment environment,
             WharfConnectionDetails details, ObjectProvider<TransactionLifecycleListener> lifecycle,
-            ObjectProvider<TransactionChecker> checker) {
+            ObjectProvider<TransactionChecker> checker, ObjectProvider<SslBundles> sslBundles) {
         String group = ProducerGroups.resolve(properties, environment);
-        return new WharfConnectionFactoryFactory(properties, group).create(details.url(), lifecycle.getIfUnique(),
-                checker.getIfUnique());
+        return new WharfConnectionFactoryFactory(properties, group, sslBundles::getIfAvailable).create(details.url(),
+                lifecycle.getIfUnique(), checker.getIfUnique());
     }
 
     /** Keeps the application in its producer group from start-up on (see {@link CheckBackMembership}). */
@@ -63,8 +64,8 @@ class WharfConnectionFactoryConfiguration {
         @Bean(name = "jmsConnectionFactory")
         WharfConnectionFactory jmsConnectionFactory(WharfProperties properties, Environment environment,
                 WharfConnectionDetails details, ObjectProvider<TransactionLifecycleListener> lifecycle,
-                ObjectProvider<TransactionChecker> checker) {
-            return createWharfConnectionFactory(properties, environment, details, lifecycle, checker);
+                ObjectProvider<TransactionChecker> checker, ObjectProvider<SslBundles> sslBundles) {
+            return createWharfConnectionFactory(properties, environment, details, lifecycle, checker, sslBundles);
         }
     }
 
@@ -76,9 +77,10 @@ class WharfConnectionFactoryConfiguration {
         @Bean(name = "jmsConnectionFactory")
         CachingConnectionFactory jmsConnectionFactory(WharfProperties properties,
                 Environment environment, WharfConnectionDetails details,
-                ObjectProvider<TransactionLifecycleListener> lifecycle, ObjectProvider<TransactionChecker> checker) {
+                ObjectProvider<TransactionLifecycleListener> lifecycle, ObjectProvider<TransactionChecker> checker,
+                ObjectProvider<SslBundles> sslBundles) {
             CachingConnectionFactory factory = new CachingConnectionFactory(
-                    createWharfConnectionFactory(properties, environment, details, lifecycle, checker));
+                    createWharfConnectionFactory(properties, environment, details, lifecycle, checker, sslBundles));
             // spring.jms.cache.* read by key, with Boot's defaults: JmsProperties lives in a different package in
             // Boot 3.5 and Boot 4, and this class serves both
             Binder binder = Binder.get(environment);

@@ -9,7 +9,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.ssl.SslManagerBundle;
+import org.springframework.util.StringUtils;
 
 /**
  * Builds the Wharf connection factory from {@code wharf.*}: the URL, the {@code wharf.options.*} map, then the typed
@@ -23,10 +29,13 @@ final class WharfConnectionFactoryFactory {
 
     private final WharfProperties properties;
     private final String producerGroup;
+    private final Supplier<SslBundles> sslBundles;
 
-    WharfConnectionFactoryFactory(WharfProperties properties, String producerGroup) {
+    /** @param sslBundles Boot's SSL bundles, asked only when wharf.ssl.bundle is set (may supply null) */
+    WharfConnectionFactoryFactory(WharfProperties properties, String producerGroup, Supplier<SslBundles> sslBundles) {
         this.properties = properties;
         this.producerGroup = producerGroup;
+        this.sslBundles = sslBundles;
     }
 
     WharfConnectionFactory create(String url, TransactionLifecycleListener lifecycle, TransactionChecker checker) {
@@ -52,9 +61,41 @@ final class WharfConnectionFactoryFactory {
             set("wharf.tls.key-password", tls.getKeyPassword(), factory::setTlsKeyPassword);
             factory.setTlsVerifyHostname(tls.isVerifyHostname());
         }
+        applySslBundle(factory);
         factory.setTransactionLifecycleListener(lifecycle);
         factory.setTransactionChecker(checker);
         return factory;
+    }
+
+    /** wharf.ssl.bundle: TLS with a Boot SSL bundle's trust store (and key store, for mutual TLS). */
+    private void applySslBundle(WharfConnectionFactory factory) {
+        String name = properties.getSsl().getBundle();
+        if (!StringUtils.hasText(name)) {
+            return;
+        }
+        WharfProperties.Tls tls = properties.getTls();
+        if (tls.getTrustCertPath() != null || tls.getCertPath() != null || tls.getKeyPath() != null) {
+            throw new InvalidConfigurationPropertyValueException("wharf.ssl.bundle", name, "The bundle replaces"
+                    + " wharf.tls.trust-cert-path, cert-path and key-path; set either the bundle or the paths.");
+        }
+        SslBundles bundles = sslBundles.get();
+        if (bundles == null) {
+            throw new InvalidConfigurationPropertyValueException("wharf.ssl.bundle", name, "There is no SslBundles"
+                    + " bean (Spring Boot's SSL auto-configuration is off); define the bundle under"
+                    + " spring.ssl.bundle.pem." + name + " or spring.ssl.bundle.jks." + name + " with it on.");
+        }
+        SslBundle bundle;
+        try {
+            bundle = bundles.getBundle(name.strip());
+        } catch (NoSuchSslBundleException e) {
+            throw new InvalidConfigurationPropertyValueException("wharf.ssl.bundle", name, e.getMessage()
+                    + "; define it under spring.ssl.bundle.pem." + name + " or spring.ssl.bundle.jks." + name + ".");
+        }
+        SslManagerBundle managers = bundle.getManagers();
+        factory.setTls(true);
+        factory.setTlsManagers(bundle.getStores().getKeyStore() == null ? null : managers.getKeyManagerFactory(),
+                bundle.getStores().getTrustStore() == null ? null : managers.getTrustManagerFactory());
+        factory.setTlsVerifyHostname(tls.isVerifyHostname());
     }
 
     private void applyOptions(WharfConnectionFactory factory) {

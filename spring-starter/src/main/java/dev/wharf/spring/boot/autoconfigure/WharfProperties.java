@@ -374,4 +374,29 @@ public class WharfProperties {
             this.verifyHostname = verifyHostname;
         }
     }
+
+    private final Ssl ssl = new Ssl();
+
+    public Ssl getSsl() {
+        return ssl;
+    }
+
+    /** Spring Boot SSL bundles for the client's TLS ({@code wharf.ssl.*}). */
+    public static class Ssl {
+
+        /**
+         * Name of a Spring Boot SSL bundle (spring.ssl.bundle.pem.NAME or spring.ssl.bundle.jks.NAME) whose trust
+         * store, and key store for mutual TLS, the connections use. Setting it turns TLS on; it replaces
+         * wharf.tls.trust-cert-path, cert-path and key-path (wharf.tls.verify-hostname still applies).
+         */
+        private String bundle;
+
+        public String getBundle() {
+            return bundle;
+        }
+
+        public void setBundle(String bundle) {
+            this.bundle = bundle;
+        }
+    }
 }

@@ -2,7 +2,12 @@ package dev.wharf.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.wharf.broker.Broker;
+import dev.wharf.broker.config.BrokerSettings;
 import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.namesrv.NameServer;
+import dev.wharf.namesrv.NameServerConfig;
+import dev.wharf.remoting.NettyServerConfig;
 import dev.wharf.security.AclFile;
 import dev.wharf.security.Action;
 import dev.wharf.security.PasswordHasher;
@@ -11,10 +16,13 @@ import dev.wharf.security.User;
 import dev.wharf.spring.boot.embedded.EmbeddedWharfBroker;
 import jakarta.jms.ConnectionFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.jms.autoconfigure.JmsAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jms.connection.CachingConnectionFactory;
@@ -66,5 +74,76 @@ class WharfSecurityAutoConfigurationTest {
                     assertThat(factory.getTlsTrustCertPath()).isEqualTo("/etc/wharf/ca.pem");
                     assertThat(factory.isTlsVerifyHostname()).isFalse();
                 });
+    }
+
+    @Test
+    void anSslBundleCarriesTheTrustOfTheClientsTls() throws Exception {
+        Path store = dir.resolve("server.p12");
+        Path pem = dir.resolve("server.pem");
+        keytool("-genkeypair", "-alias", "wharf", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                "-dname", "CN=wharf", "-ext", "san=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+                "-keystore", store.toString(), "-storepass", "test-store-pass");
+        keytool("-exportcert", "-rfc", "-alias", "wharf", "-keystore", store.toString(), "-storetype", "PKCS12",
+                "-storepass", "test-store-pass", "-file", pem.toString());
+        NettyServerConfig nsNetty = new NettyServerConfig();
+        nsNetty.setListenPort(0);
+        tls(nsNetty, store);
+        NameServer nameServer = new NameServer(new NameServerConfig(), nsNetty);
+        nameServer.start();
+        Broker broker = null;
+        try {
+            BrokerSettings settings = BrokerSettings.defaults();
+            settings.store().setStorePathRootDir(dir.resolve("store").toString());
+            settings.netty().setListenPort(0);
+            tls(settings.netty(), store);
+            settings.broker().setNamesrvAddr(nameServer.address());
+            settings.broker().setInnerClientTlsEnable(true);
+            settings.broker().setInnerClientTlsTrustCertPath(pem.toString());
+            broker = new Broker(settings);
+            broker.start();
+            broker.registerWithNameServers().join();
+            new ApplicationContextRunner()
+                    .withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, WharfAutoConfiguration.class,
+                            JmsAutoConfiguration.class))
+                    .withPropertyValues("wharf.url=wharf://" + nameServer.address(),
+                            "spring.ssl.bundle.pem.wharf-servers.truststore.certificate=file:" + pem,
+                            "wharf.ssl.bundle=wharf-servers", "spring.jms.template.receive-timeout=20s")
+                    .run(context -> {
+                        assertThat(context).hasNotFailed();
+                        WharfConnectionFactory factory = (WharfConnectionFactory) ((CachingConnectionFactory) context
+                                .getBean(ConnectionFactory.class)).getTargetConnectionFactory();
+                        assertThat(factory.isTls()).isTrue();
+                        JmsTemplate template = context.getBean(JmsTemplate.class);
+                        template.convertAndSend("bundled", "over TLS");
+                        assertThat(template.receiveAndConvert("bundled")).isEqualTo("over TLS");
+                    });
+        } finally {
+            if (broker != null) {
+                broker.shutdown();
+            }
+            nameServer.shutdown();
+        }
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, WharfAutoConfiguration.class,
+                        JmsAutoConfiguration.class))
+                .withPropertyValues("wharf.url=wharf://127.0.0.1:1", "wharf.ssl.bundle=nowhere")
+                .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining("wharf.ssl.bundle")
+                        .hasMessageContaining("spring.ssl.bundle.pem.nowhere"));
+    }
+
+    private static void tls(NettyServerConfig config, Path keyStore) {
+        config.setTlsMode("enforcing");
+        config.setTlsServerCertPath(keyStore.toString());
+        config.setTlsServerKeyPassword("test-store-pass");
+    }
+
+    private static void keytool(String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "keytool").toString());
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0).as("keytool %s: %s", args[0], output)
+                .isTrue();
     }
 }
