@@ -403,6 +403,9 @@ public final class Broker {
     }
 
     private void scheduleTasks() {
+        replica.sampleFigures();
+        scheduler.scheduleAtFixedRate(replica::sampleFigures, RuntimeFigures.SAMPLE_MILLIS,
+                RuntimeFigures.SAMPLE_MILLIS, TimeUnit.MILLISECONDS);
         scheduler.scheduleAtFixedRate(this::persistOffsetsQuietly, config.getFlushConsumerOffsetInterval(),
                 config.getFlushConsumerOffsetInterval(), TimeUnit.MILLISECONDS);
         scheduler.scheduleAtFixedRate(() -> {

@@ -15,6 +15,7 @@ import dev.wharf.broker.processor.PullMessageProcessor;
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.processor.QueryMessageProcessor;
 import dev.wharf.broker.processor.ExclusiveClaimProcessor;
+import dev.wharf.broker.processor.GroupAdminProcessor;
 import dev.wharf.broker.processor.QueueLockProcessor;
 import dev.wharf.broker.processor.ReadSuggestion;
 import dev.wharf.broker.slave.MasterOnlyProcessor;
@@ -67,7 +68,11 @@ final class BrokerProcessors {
                 RequestCode.GET_EARLIEST_MSG_STORETIME);
         register(server, executors.admin, new TopicAdminProcessor(parts.topics, store, brokerName),
                 RequestCode.UPDATE_AND_CREATE_TOPIC, RequestCode.DELETE_TOPIC_IN_BROKER,
-                RequestCode.GET_ALL_TOPIC_CONFIG, RequestCode.GET_TOPIC_STATS_INFO);
+                RequestCode.GET_ALL_TOPIC_CONFIG, RequestCode.GET_TOPIC_STATS_INFO, RequestCode.GET_TOPIC_CONFIG);
+        register(server, executors.admin, new GroupAdminProcessor(parts.subscriptionGroups, parts.consumers,
+                        parts.offsets, brokerName),
+                RequestCode.UPDATE_AND_CREATE_SUBSCRIPTIONGROUP, RequestCode.GET_CONSUMER_CONNECTION_LIST,
+                RequestCode.QUERY_TOPIC_CONSUME_BY_WHO);
         register(server, executors.admin, new ConsumerAdminProcessor(parts.topics, parts.offsets, parts.consumers,
                         parts.subscriptionGroups, parts.pullTracker, parts.notifier, store, brokerName, clock),
                 RequestCode.GET_CONSUME_STATS, RequestCode.INVOKE_BROKER_TO_RESET_OFFSET);

@@ -57,6 +57,7 @@ public final class BrokerReplica {
     private volatile IntSupplier inSyncSlaves = () -> -1;
     private NettyRemotingClient syncClient;
     private ScheduledExecutorService syncScheduler;
+    private volatile RuntimeFigures figures;
     private java.util.function.UnaryOperator<NettyRemotingClient> clientSetup = c -> c;
 
     BrokerReplica(BrokerConfig config, MessageStore store, BrokerParts parts, Path storeRoot,
@@ -83,8 +84,10 @@ public final class BrokerReplica {
                 RequestCode.GET_ALL_DELAY_OFFSET, RequestCode.GET_PROGRESS_DOCUMENT}) {
             server.registerProcessor(code, export, executors.admin);
         }
-        server.registerProcessor(RequestCode.GET_BROKER_RUNTIME_INFO, new BrokerRuntimeProcessor(this::runtime),
-                executors.admin);
+        figures = new RuntimeFigures(this::runtime, store, executors, parts.topics, storeRoot,
+                System::currentTimeMillis);
+        server.registerProcessor(RequestCode.GET_BROKER_RUNTIME_INFO, new BrokerRuntimeProcessor(this::runtime,
+                figures::rocketMqTable), executors.admin);
         if (config.isSlave()) {
             server.registerProcessor(RequestCode.UPDATE_CONSUMER_OFFSET, new SlaveOffsetCommitProcessor(
                     new ConsumerOffsetProcessor(parts.offsets, store), committed), executors.clientManage);
@@ -235,6 +238,14 @@ public final class BrokerReplica {
     /** Offsets committed to this slave that the master has not reached yet. */
     public SlaveCommittedOffsets committedOffsets() {
         return committed;
+    }
+
+    /** Samples the traffic counters behind the runtime table's rates (every RuntimeFigures.SAMPLE_MILLIS). */
+    void sampleFigures() {
+        RuntimeFigures f = figures;
+        if (f != null) {
+            f.sample();
+        }
     }
 
     /** The broker's identity and commit-log figures, as GET_BROKER_RUNTIME_INFO answers them. */

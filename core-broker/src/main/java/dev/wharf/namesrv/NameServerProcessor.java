@@ -3,6 +3,7 @@ package dev.wharf.namesrv;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.Unsupported;
 import dev.wharf.protocol.body.Json;
 import dev.wharf.protocol.body.RouteData.RegisterBrokerBody;
 import dev.wharf.protocol.body.RouteData.TopicList;
@@ -32,9 +33,16 @@ final class NameServerProcessor implements RequestProcessor {
             case RequestCode.GET_BROKER_CLUSTER_INFO -> ok(request, Json.encode(routes.clusterInfo()));
             case RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER -> ok(request, Json.encode(new TopicList(routes.topics())));
             case RequestCode.DELETE_TOPIC_IN_NAMESRV -> deleteTopic(request);
-            default -> request.newResponse(ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
-                    "The NameServer does not handle " + RequestCode.name(request.code())
-                            + "; send it to a broker instead.");
+            // RocketMQ's tools delete a topic's order setting with the topic; Wharf keeps none, so there is none
+            case RequestCode.DELETE_KV_CONFIG -> request.newResponse(ResponseCode.SUCCESS, null);
+            case RequestCode.GET_KV_CONFIG -> request.newResponse(ResponseCode.QUERY_NOT_FOUND, "No config item,"
+                    + " Namespace: " + request.ext("namespace") + " Key: " + request.ext("key")
+                    + " (Wharf's NameServer keeps no key-value settings)");
+            default -> request.newResponse(ResponseCode.REQUEST_CODE_NOT_SUPPORTED, RequestCode.isKnown(request.code())
+                            && !Unsupported.hasHint(request.code())
+                    ? "The NameServer does not handle " + RequestCode.name(request.code())
+                            + "; send it to a broker instead."
+                    : Unsupported.remark(request.code()));
         };
     }
 

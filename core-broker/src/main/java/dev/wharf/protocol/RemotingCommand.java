@@ -59,6 +59,8 @@ public final class RemotingCommand {
     private int bodyBuffersLength;
     @SuppressWarnings("unused") // accessed through ON_WRITTEN
     private volatile Runnable onWritten;
+    /** The header encoding, from the frame's header-length word: JSON unless a request came in RocketMQ's binary one. */
+    private byte serializeType = RemotingFrameDescriptor.SERIALIZE_TYPE_JSON;
     /** Not on the wire: the code of the request a response answers (-1 when unknown), for metrics. */
     private int answersCode = -1;
     /** Not on the wire: System.nanoTime() when the request arrived (copied into its response), for metrics. */
@@ -94,6 +96,7 @@ public final class RemotingCommand {
         response.opaque = opaque;
         response.answersCode = this.code;
         response.arrivedNanos = arrivedNanos;
+        response.serializeType = serializeType;
         return response;
     }
 
@@ -107,6 +110,8 @@ public final class RemotingCommand {
      * with {@link #createResponse} rather than {@link #newResponse}).
      */
     public void markAnswering(RemotingCommand request) {
+        // a response goes back in the header encoding its request came in
+        serializeType = request.serializeType;
         if (answersCode < 0) {
             answersCode = request.code;
             arrivedNanos = request.arrivedNanos;
@@ -124,6 +129,26 @@ public final class RemotingCommand {
     }
 
     // ------------------------------------------------------------------ header fields
+
+    /**
+     * How the header is encoded on the wire: {@link RemotingFrameDescriptor#SERIALIZE_TYPE_JSON} or, for a request
+     * that came in RocketMQ's binary encoding and its response, {@link RemotingFrameDescriptor#SERIALIZE_TYPE_ROCKETMQ}.
+     */
+    public int serializeType() {
+        return serializeType;
+    }
+
+    /** Sets the header encoding; see {@link #serializeType()}. */
+    public RemotingCommand setSerializeType(int serializeType) {
+        if (serializeType != RemotingFrameDescriptor.SERIALIZE_TYPE_JSON
+                && serializeType != RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ) {
+            throw new IllegalArgumentException("serialize type " + serializeType + " is neither JSON ("
+                    + RemotingFrameDescriptor.SERIALIZE_TYPE_JSON + ") nor RocketMQ's binary encoding ("
+                    + RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ + ")");
+        }
+        this.serializeType = (byte) serializeType;
+        return this;
+    }
 
     public int code() {
         return code;

@@ -14,9 +14,10 @@ public final class RemotingCommandCodec {
     private RemotingCommandCodec() {
     }
 
-    /** The JSON header of a command, UTF-8. */
+    /** The header of a command in its {@link RemotingCommand#serializeType() encoding}. */
     public static byte[] encodeHeader(RemotingCommand command) {
-        byte[] header = JsonHeaderCodec.write(command);
+        byte[] header = command.serializeType() == RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ
+                ? BinaryHeaderCodec.write(command) : JsonHeaderCodec.write(command);
         if (header.length > RemotingFrameDescriptor.MAX_HEADER_LENGTH) {
             throw new IllegalArgumentException("the header of " + command.describe() + " takes " + header.length
                     + " bytes, more than the frame's limit of " + RemotingFrameDescriptor.MAX_HEADER_LENGTH
@@ -44,8 +45,7 @@ public final class RemotingCommandCodec {
         int total = totalLength(command, header.length);
         ByteBuffer frame = ByteBuffer.allocate(RemotingFrameDescriptor.frameLength(total));
         frame.putInt(total);
-        frame.putInt(RemotingFrameDescriptor.headerLengthWord(RemotingFrameDescriptor.SERIALIZE_TYPE_JSON,
-                header.length));
+        frame.putInt(RemotingFrameDescriptor.headerLengthWord(command.serializeType(), header.length));
         frame.put(header);
         if (command.hasBodyBuffers()) {
             for (ByteBuffer buffer : command.bodyBuffers()) {
@@ -82,14 +82,15 @@ public final class RemotingCommandCodec {
                     + (total - RemotingFrameDescriptor.HEADER_LENGTH_WORD_LENGTH)
                     + " bytes that follow the header-length word");
         }
-        if (type != RemotingFrameDescriptor.SERIALIZE_TYPE_JSON) {
-            throw unsupportedSerializeType(frame, type, headerStart, headerLength);
-        }
-        if (headerLength == 0) {
-            throw new RemotingFrameException("header length is 0, but a command header is a JSON object");
-        }
         RemotingCommand command;
-        if (frame.hasArray()) {
+        if (type == RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ) {
+            command = BinaryHeaderCodec.read(frame, headerStart, headerLength);
+        } else if (type != RemotingFrameDescriptor.SERIALIZE_TYPE_JSON) {
+            throw new RemotingFrameException("serialize type " + type + " is not supported; Wharf reads JSON"
+                    + " headers (serialize type 0) and RocketMQ's binary headers (serialize type 1)");
+        } else if (headerLength == 0) {
+            throw new RemotingFrameException("header length is 0, but a command header is a JSON object");
+        } else if (frame.hasArray()) {
             command = JsonHeaderCodec.read(frame.array(), frame.arrayOffset() + headerStart, headerLength);
         } else {
             byte[] header = new byte[headerLength];
@@ -102,18 +103,5 @@ public final class RemotingCommandCodec {
             command.setBody(body);
         }
         return command;
-    }
-
-    private static RemotingFrameException unsupportedSerializeType(ByteBuffer frame, int type, int headerStart,
-                                                                   int headerLength) {
-        if (type == RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ
-                && headerLength >= RemotingFrameDescriptor.ROCKETMQ_HEADER_MIN_LENGTH) {
-            return new RemotingFrameException("serialize type 1 (RocketMQ binary header) is not supported; "
-                    + "configure the client to send JSON headers (serialize type 0)",
-                    frame.getInt(headerStart + RemotingFrameDescriptor.ROCKETMQ_HEADER_OPAQUE_OFFSET),
-                    frame.getInt(headerStart + RemotingFrameDescriptor.ROCKETMQ_HEADER_FLAG_OFFSET));
-        }
-        return new RemotingFrameException("serialize type " + type
-                + " is not supported; Wharf reads only JSON headers (serialize type 0)");
     }
 }

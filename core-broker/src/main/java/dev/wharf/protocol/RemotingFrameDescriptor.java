@@ -13,7 +13,7 @@ package dev.wharf.protocol;
  *                      \___ header-length word (int32) ___/
  *
  *  N = 4 + H + B            (the total length does not count its own 4 bytes)
- *  T = serialize type       (high byte of the word; 0 = JSON, the only type Wharf reads)
+ *  T = serialize type       (high byte of the word; 0 = JSON, 1 = RocketMQ's binary header, see BinaryHeaderCodec)
  *  H = header length        (low 3 bytes of the word, so at most 16 MiB - 1)
  * </pre>
  *
@@ -43,9 +43,9 @@ public final class RemotingFrameDescriptor {
     /** Largest header the 3-byte length can express. */
     public static final int MAX_HEADER_LENGTH = 0xFF_FFFF;
 
-    /** Serialize type of a JSON header: the only one Wharf reads and writes. */
+    /** Serialize type of a JSON header: what Wharf's clients and servers send. */
     public static final int SERIALIZE_TYPE_JSON = 0;
-    /** RocketMQ's compact binary header ("ROCKETMQ"); rejected, but its opaque is readable for the error reply. */
+    /** RocketMQ's compact binary header ("ROCKETMQ"); read, and used for the answers to requests sent in it. */
     public static final int SERIALIZE_TYPE_ROCKETMQ = 1;
     /** In a binary header: code int16, language int8, version int16, then the opaque int32. */
     public static final int ROCKETMQ_HEADER_OPAQUE_OFFSET = 5;

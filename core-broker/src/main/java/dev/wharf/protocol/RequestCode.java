@@ -13,6 +13,10 @@ public final class RequestCode {
     public static final int QUERY_CONSUMER_OFFSET = 14;
     public static final int UPDATE_CONSUMER_OFFSET = 15;
     public static final int UPDATE_AND_CREATE_TOPIC = 17;
+    /** RocketMQ's tools read a broker's settings with it; Wharf refuses it with the command to use instead. */
+    public static final int UPDATE_BROKER_CONFIG = 25;
+    /** See {@link #UPDATE_BROKER_CONFIG}. */
+    public static final int GET_BROKER_CONFIG = 26;
     public static final int GET_ALL_TOPIC_CONFIG = 21;
     /** A broker's runtime figures: commit-log bounds, time of the last stored message, role (admin, lag). */
     public static final int GET_BROKER_RUNTIME_INFO = 28;
@@ -36,10 +40,16 @@ public final class RequestCode {
     public static final int GET_ALL_DELAY_OFFSET = 45;
     /** A consumer asks whether the broker can serve its subscription (RocketMQ clients send it for SQL92). */
     public static final int CHECK_CLIENT_CONFIG = 46;
+    /** NameServer key-value settings (RocketMQ's order configuration); Wharf's NameServer keeps none. */
+    public static final int PUT_KV_CONFIG = 100;
+    public static final int GET_KV_CONFIG = 101;
+    public static final int DELETE_KV_CONFIG = 102;
     public static final int REGISTER_BROKER = 103;
     public static final int UNREGISTER_BROKER = 104;
     public static final int GET_ROUTEINFO_BY_TOPIC = 105;
     public static final int GET_BROKER_CLUSTER_INFO = 106;
+    /** Creates or changes a consumer group's settings (body: the group's settings as JSON). */
+    public static final int UPDATE_AND_CREATE_SUBSCRIPTIONGROUP = 200;
     /** Every subscription group's configuration (a slave copies them from its master). */
     public static final int GET_ALL_SUBSCRIPTIONGROUP_CONFIG = 201;
     public static final int GET_TOPIC_STATS_INFO = 202;
@@ -49,8 +59,14 @@ public final class RequestCode {
     public static final int DELETE_TOPIC_IN_BROKER = 215;
     public static final int DELETE_TOPIC_IN_NAMESRV = 216;
     public static final int INVOKE_BROKER_TO_RESET_OFFSET = 222;
+    /** Broker to a RocketMQ consumer, over its own connection: restart the topic's queues from these offsets. */
+    public static final int RESET_CONSUMER_CLIENT_OFFSET = 220;
+    /** The groups that consume a topic (with offsets on it or online and subscribed). */
+    public static final int QUERY_TOPIC_CONSUME_BY_WHO = 300;
     public static final int SEND_MESSAGE_V2 = 310;
     public static final int SEND_BATCH_MESSAGE = 320;
+    /** One topic's configuration, in RocketMQ's shape (its tools ask before showing topic and group statistics). */
+    public static final int GET_TOPIC_CONFIG = 351;
     /** RocketMQ 5.x's DefaultLitePullConsumer pulls with this code; header and answer are PULL_MESSAGE's. */
     public static final int LITE_PULL_MESSAGE = 361;
     public static final int POP_MESSAGE = 200050;

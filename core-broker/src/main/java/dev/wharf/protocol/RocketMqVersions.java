@@ -15,4 +15,13 @@ public final class RocketMqVersions {
 
     private RocketMqVersions() {
     }
+
+    /**
+     * Whether a request comes from a RocketMQ client or tool, which wants RocketMQ's body shapes in the answer (maps
+     * keyed by queue where Wharf sends lists). RocketMQ's clients put their release in every request's
+     * {@code version}; Wharf's own clients send {@link RemotingCommand#DEFAULT_VERSION}, 0.
+     */
+    public static boolean fromRocketMqClient(RemotingCommand request) {
+        return request.version() > RemotingCommand.DEFAULT_VERSION;
+    }
 }

@@ -6,6 +6,7 @@ import dev.wharf.protocol.RemotingCommandException;
 import dev.wharf.protocol.header.HeaderException;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.Unsupported;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 import java.util.Objects;
@@ -67,8 +68,7 @@ final class RequestDispatcher {
         if (registration == null) {
             warnings.warn("unsupported:" + request.code(), "Refused {} from {}: the request code is not supported",
                     request.describe(), channel.remoteAddress());
-            reply(channel, request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED, "request code " + request.code()
-                    + " (" + RequestCode.name(request.code()) + ") is not supported by this server");
+            reply(channel, request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED, Unsupported.remark(request.code()));
             return;
         }
         RequestProcessor processor = registration.processor();

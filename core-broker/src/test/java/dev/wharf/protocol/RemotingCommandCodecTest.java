@@ -146,7 +146,7 @@ class RemotingCommandCodecTest {
     }
 
     @Test
-    void readsTheOpaqueOfARocketMqBinaryHeaderToAnswerIt() {
+    void aTruncatedRocketMqBinaryHeaderIsAnsweredWithItsOpaque() {
         ByteBuffer binary = ByteBuffer.allocate(13).putShort((short) 10).put((byte) 0).putShort((short) 1)
                 .putInt(99).putInt(0).flip();
         byte[] header = new byte[13];
@@ -154,11 +154,76 @@ class RemotingCommandCodecTest {
 
         assertThatThrownBy(() -> RemotingCommandCodec.decode(frame(1, header, new byte[0])))
                 .isInstanceOfSatisfying(RemotingFrameException.class, e -> {
-                    assertThat(e.getMessage()).contains("RocketMQ binary header").contains("JSON");
+                    assertThat(e.getMessage()).contains("binary").contains("at least 21 bytes");
                     assertThat(e.hasOpaque()).isTrue();
                     assertThat(e.opaque()).isEqualTo(99);
                     assertThat(e.isAnswerableRequest()).isTrue();
                 });
+    }
+
+    /** A header as RocketMQ's binary encoder lays it out, field by field. */
+    private static byte[] rocketMqBinaryHeader(int code, int language, int version, int opaque, int flag,
+                                               String remark, String... keysAndValues) {
+        ByteBuffer fields = ByteBuffer.allocate(4096);
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            byte[] k = keysAndValues[i].getBytes(StandardCharsets.UTF_8);
+            byte[] v = keysAndValues[i + 1].getBytes(StandardCharsets.UTF_8);
+            fields.putShort((short) k.length).put(k).putInt(v.length).put(v);
+        }
+        fields.flip();
+        byte[] r = remark == null ? new byte[0] : remark.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer h = ByteBuffer.allocate(21 + r.length + fields.remaining());
+        h.putShort((short) code).put((byte) language).putShort((short) version).putInt(opaque).putInt(flag)
+                .putInt(r.length).put(r).putInt(fields.remaining()).put(fields);
+        return h.array();
+    }
+
+    @Test
+    void readsRocketMqBinaryHeadersAndWritesTheAnswerInKind() throws Exception {
+        byte[] header = rocketMqBinaryHeader(RequestCode.SEND_MESSAGE_V2, 9, 475, 41, 0, "hi \u00e9",
+                "a", "pg", "b", "Orders", "e", "3");
+        RemotingCommand request = RemotingCommandCodec.decode(frame(1, header, new byte[] {7, 8}));
+
+        assertThat(request.code()).isEqualTo(RequestCode.SEND_MESSAGE_V2);
+        assertThat(request.language()).isEqualTo("GO");
+        assertThat(request.version()).isEqualTo(475);
+        assertThat(request.opaque()).isEqualTo(41);
+        assertThat(request.remark()).isEqualTo("hi \u00e9");
+        assertThat(request.extFields()).containsExactlyInAnyOrderEntriesOf(
+                java.util.Map.of("a", "pg", "b", "Orders", "e", "3"));
+        assertThat(request.body()).containsExactly(7, 8);
+        assertThat(request.serializeType()).isEqualTo(RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ);
+
+        RemotingCommand response = request.newResponse(ResponseCode.SUCCESS, null).putExt("msgId", "ABC");
+        ByteBuffer wire = RemotingCommandCodec.encode(response);
+        assertThat(RemotingFrameDescriptor.serializeType(wire.getInt(4)))
+                .isEqualTo(RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ);
+        byte[] written = new byte[RemotingFrameDescriptor.headerLength(wire.getInt(4))];
+        wire.get(8, written);
+        assertThat(written).isEqualTo(rocketMqBinaryHeader(ResponseCode.SUCCESS, 0, 0, 41, 1, null, "msgId", "ABC"));
+        RemotingCommand back = roundTrip(response);
+        assertThat(back.isResponse()).isTrue();
+        assertThat(back.ext("msgId")).isEqualTo("ABC");
+    }
+
+    @Test
+    void rejectsBinaryHeadersWhoseLengthsDoNotAddUp() {
+        byte[] good = rocketMqBinaryHeader(10, 0, 1, 5, 0, null, "k", "v");
+        byte[] badFieldLength = good.clone();
+        ByteBuffer.wrap(badFieldLength).putInt(17, 99);
+        assertThatThrownBy(() -> RemotingCommandCodec.decode(frame(1, badFieldLength, new byte[0])))
+                .isInstanceOfSatisfying(RemotingFrameException.class, e -> {
+                    assertThat(e.getMessage()).contains("extension fields take 99 bytes");
+                    assertThat(e.opaque()).isEqualTo(5);
+                });
+        byte[] badValueLength = good.clone();
+        ByteBuffer.wrap(badValueLength).putInt(21 + 2 + 1, 1_000);
+        assertThatThrownBy(() -> RemotingCommandCodec.decode(frame(1, badValueLength, new byte[0])))
+                .hasMessageContaining("extension field 'k'");
+        byte[] badRemark = good.clone();
+        ByteBuffer.wrap(badRemark).putInt(13, -3);
+        assertThatThrownBy(() -> RemotingCommandCodec.decode(frame(1, badRemark, new byte[0])))
+                .hasMessageContaining("remark length -3");
     }
 
     @Test

@@ -24,6 +24,7 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.consumer.ConsumeFromWhere;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -197,6 +198,55 @@ class ConsumeCompatTest {
         producer.send(delayed);
         await().atMost(Duration.ofSeconds(60)).until(() -> arrived.containsKey("late"));
         assertThat(arrived.get("late") - sent).isGreaterThanOrEqualTo(900);
+    }
+
+    /**
+     * RocketMQ 5's {@code setDeliverTimeMs}, the older {@code __STARTDELIVERTIME} and {@code TIMER_DELAY_SEC} all go
+     * through Wharf's timer queue (the one JMS delivery delays use): nothing arrives before its time.
+     */
+    @Test
+    void timerMessagesArriveAtTheirDeliveryTime() throws Exception {
+        DefaultMQProducer producer = clients.producer("timer-pg");
+        producer.send(message("Timed", "t", "warm-up", "x"));
+        Map<String, Long> arrived = new ConcurrentHashMap<>();
+        DefaultMQPushConsumer consumer = clients.pushConsumer("timer-cg");
+        consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.subscribe("Timed", "*");
+        consumer.registerMessageListener((MessageListenerConcurrently) (msgs, ctx) -> {
+            msgs.forEach(m -> arrived.putIfAbsent(m.getKeys(), System.currentTimeMillis()));
+            return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+        });
+        consumer.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> arrived.containsKey("warm-up"));
+
+        long now = System.currentTimeMillis();
+        Message byDeliverTime = message("Timed", "t", "deliver-ms", "x");
+        deliverTimeMs(byDeliverTime, now + 2_000);
+        Message byStartTime = message("Timed", "t", "start-deliver", "x");
+        MessageAccessor.putProperty(byStartTime, "__STARTDELIVERTIME", String.valueOf(now + 2_500));
+        Message bySeconds = message("Timed", "t", "delay-sec", "x");
+        MessageAccessor.putProperty(bySeconds, "TIMER_DELAY_SEC", "2");
+        long secondsSent = System.currentTimeMillis();
+        producer.send(bySeconds);
+        producer.send(byDeliverTime);
+        producer.send(byStartTime);
+        producer.send(message("Timed", "t", "at-once", "x"));
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> arrived.keySet().containsAll(
+                List.of("deliver-ms", "start-deliver", "delay-sec", "at-once")));
+        assertThat(arrived.get("deliver-ms")).isGreaterThanOrEqualTo(now + 2_000);
+        assertThat(arrived.get("start-deliver")).isGreaterThanOrEqualTo(now + 2_500);
+        assertThat(arrived.get("delay-sec")).isGreaterThanOrEqualTo(secondsSent + 2_000);
+        assertThat(arrived.get("at-once")).isLessThan(arrived.get("deliver-ms"));
+    }
+
+    /** RocketMQ 5's {@code Message.setDeliverTimeMs}; the 4.x client has no setter, only the property it sets. */
+    private static void deliverTimeMs(Message msg, long epochMillis) throws Exception {
+        try {
+            Message.class.getMethod("setDeliverTimeMs", long.class).invoke(msg, epochMillis);
+        } catch (NoSuchMethodException e) {
+            MessageAccessor.putProperty(msg, "TIMER_DELIVER_MS", String.valueOf(epochMillis));
+        }
     }
 
     @Test

@@ -12,6 +12,8 @@ import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.RocketMqVersions;
+import dev.wharf.protocol.body.RocketMqBodies;
 import dev.wharf.protocol.body.Json;
 import dev.wharf.protocol.body.Stats.ConsumeStats;
 import dev.wharf.protocol.body.Stats.QueueOffset;
@@ -33,7 +35,8 @@ import java.util.function.LongSupplier;
 
 /**
  * Consumer administration: GET_CONSUME_STATS (per queue: the broker's max offset, the group's offset and the
- * group's last pull) and INVOKE_BROKER_TO_RESET_OFFSET.
+ * group's last pull) and INVOKE_BROKER_TO_RESET_OFFSET (all queues by time, or, as RocketMQ's tools may ask, one
+ * queue to a given offset). RocketMQ's tools get RocketMQ's body shapes.
  *
  * <p>How a reset reaches the consumers: the broker writes the new offsets at once (and persists them),
  * guards the moved queues against commits of the old positions, and sends every online member
@@ -113,7 +116,9 @@ public final class ConsumerAdminProcessor implements RequestProcessor {
             }
         }
         RemotingCommand response = ProcessorSupport.answer(request, ResponseCode.SUCCESS, null);
-        return response.setBody(Json.encode(new ConsumeStats(progress, tracker.pullTps(group, clock.getAsLong()))));
+        ConsumeStats stats = new ConsumeStats(progress, tracker.pullTps(group, clock.getAsLong()));
+        return response.setBody(RocketMqVersions.fromRocketMqClient(request)
+                ? RocketMqBodies.consumeStats(stats) : Json.encode(stats));
     }
 
     private RemotingCommand resetOffset(RemotingCommand request) throws Exception {
@@ -132,11 +137,25 @@ public final class ConsumerAdminProcessor implements RequestProcessor {
             return ProcessorSupport.answer(request, ResponseCode.REQUEST_HEADER_INVALID, "timestamp " + timestamp
                     + " is not valid; use -1 (earliest), -2 (latest) or a time in epoch milliseconds.");
         }
+        // RocketMQ's tools may name one queue and the offset to set it to (-1: none, find it by the timestamp)
+        int onlyQueue = request.extInt("queueId", -1);
+        long givenOffset = request.extLong("offset", -1L);
+        if (onlyQueue >= config.readQueueNums()) {
+            return ProcessorSupport.answer(request, ResponseCode.REQUEST_HEADER_INVALID, "queueId " + onlyQueue
+                    + " does not exist: the topic " + h.topic() + " has " + config.readQueueNums() + " queues on broker "
+                    + brokerName + ".");
+        }
         Map<Integer, Long> target = new TreeMap<>();
         List<QueueOffset> answer = new ArrayList<>();
         for (int q = 0; q < config.readQueueNums(); q++) {
+            if (onlyQueue >= 0 && q != onlyQueue) {
+                continue;
+            }
             long offset;
-            if (timestamp == ResetOffsetRequest.EARLIEST) {
+            if (onlyQueue >= 0 && givenOffset >= 0) {
+                offset = Math.min(Math.max(givenOffset, store.getMinOffsetInQueue(h.topic(), q)),
+                        store.getMaxOffsetInQueue(h.topic(), q));
+            } else if (timestamp == ResetOffsetRequest.EARLIEST) {
                 offset = store.getMinOffsetInQueue(h.topic(), q);
             } else if (timestamp == ResetOffsetRequest.LATEST) {
                 offset = store.getMaxOffsetInQueue(h.topic(), q);
@@ -145,7 +164,7 @@ public final class ConsumerAdminProcessor implements RequestProcessor {
             }
             long current = offsets.queryOffset(h.group(), h.topic(), q);
             // without force, a reset only moves back: it never skips messages the group has not consumed
-            if (!h.isForce() && current >= 0 && offset > current) {
+            if (!h.isForce() && onlyQueue < 0 && current >= 0 && offset > current) {
                 offset = current;
             }
             target.put(q, offset);
@@ -155,9 +174,12 @@ public final class ConsumerAdminProcessor implements RequestProcessor {
         offsets.persist();
         ConsumerGroupInfo info = consumers.group(h.group());
         if (info != null) {
-            notifier.offsetsReset(h.group(), h.topic(), info.members());
+            notifier.offsetsReset(h.group(), h.topic(), info.members(), timestamp,
+                    RocketMqBodies.resetOffset(new ResetOffsetBody(answer)));
         }
         RemotingCommand response = ProcessorSupport.answer(request, ResponseCode.SUCCESS, null);
-        return response.setBody(Json.encode(new ResetOffsetBody(answer)));
+        ResetOffsetBody body = new ResetOffsetBody(answer);
+        return response.setBody(RocketMqVersions.fromRocketMqClient(request)
+                ? RocketMqBodies.resetOffset(body) : Json.encode(body));
     }
 }

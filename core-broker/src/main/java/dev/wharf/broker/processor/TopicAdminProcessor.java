@@ -5,6 +5,8 @@ import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.protocol.RocketMqVersions;
+import dev.wharf.protocol.body.RocketMqBodies;
 import dev.wharf.protocol.body.Json;
 import dev.wharf.protocol.body.RouteData.TopicConfigTable;
 import dev.wharf.protocol.body.Stats.QueueBounds;
@@ -77,7 +79,19 @@ public final class TopicAdminProcessor implements RequestProcessor {
                     bounds.add(new QueueBounds(new MessageQueue(h.topic(), brokerName, q), min, max, Math.max(0L, last)));
                 }
                 RemotingCommand response = ProcessorSupport.answer(request, ResponseCode.SUCCESS, null);
-                return response.setBody(Json.encode(new TopicStats(bounds)));
+                TopicStats stats = new TopicStats(bounds);
+                return response.setBody(RocketMqVersions.fromRocketMqClient(request)
+                        ? RocketMqBodies.topicStats(stats, 0) : Json.encode(stats));
+            }
+            case RequestCode.GET_TOPIC_CONFIG: {
+                TopicRequest h = ProcessorSupport.header(request, TopicRequest.class);
+                TopicConfig config = topics.find(h.topic());
+                if (config == null) {
+                    return ProcessorSupport.answer(request, ResponseCode.TOPIC_NOT_EXIST, "The topic " + h.topic()
+                            + " does not exist on broker " + brokerName + ".");
+                }
+                RemotingCommand response = ProcessorSupport.answer(request, ResponseCode.SUCCESS, null);
+                return response.setBody(Json.encode(RocketMqBodies.TopicConfigBody.of(config)));
             }
             default:
                 return ProcessorSupport.answer(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,

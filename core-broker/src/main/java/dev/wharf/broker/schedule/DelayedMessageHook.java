@@ -15,7 +15,8 @@ import java.util.function.LongSupplier;
  * due time in DELIVER_TIME_MS (which the dispatcher puts into the consume queue's tag slot).
  *
  * <ul>
- * <li>DELIVER_TIME_MS (epoch ms) or DELAY_MS (ms from now, converted here): the timer queue; a due time at most
+ * <li>DELIVER_TIME_MS (epoch ms) or DELAY_MS (ms from now, converted here), or RocketMQ's other names for them,
+ *     __STARTDELIVERTIME and TIMER_DELAY_SEC (rewritten to the first two): the timer queue; a due time at most
  *     {@value #DIRECT_DELIVERY_MILLIS} ms ahead (or past) is stored under the real topic at once, a due time
  *     beyond {@code timerMaxDelaySec} is refused;</li>
  * <li>DELAY (a level 1..N of messageDelayLevel): the level's queue; above N it is clamped to N, 0 or less means
@@ -54,8 +55,12 @@ public final class DelayedMessageHook implements PutMessageHook {
      * @return null when the delay is acceptable (or absent), else a sentence saying what is wrong
      */
     public String check(Message msg) {
-        String deliverAt = msg.getProperty(MessageProperties.DELIVER_TIME_MS);
-        String delayMs = msg.getProperty(MessageProperties.DELAY_MS);
+        String aliasError = checkAliases(msg);
+        if (aliasError != null) {
+            return aliasError;
+        }
+        String deliverAt = deliverAt(msg);
+        String delayMs = delayMs(msg);
         String level = msg.getProperty(MessageProperties.DELAY_TIME_LEVEL);
         long now = clock.getAsLong();
         if (deliverAt != null && parse(deliverAt) < 0) {
@@ -91,15 +96,30 @@ public final class DelayedMessageHook implements PutMessageHook {
      * @return null when the message may be stored as it is now, else a sentence saying what is wrong
      */
     public String route(MessageExtBrokerInner msg) {
-        String deliverAt = msg.getProperty(MessageProperties.DELIVER_TIME_MS);
-        String delayMs = msg.getProperty(MessageProperties.DELAY_MS);
+        String deliverAt = deliverAt(msg);
+        String delayMs = delayMs(msg);
         String level = msg.getProperty(MessageProperties.DELAY_TIME_LEVEL);
         boolean forgedSource = msg.getProperty(MessageProperties.SCHEDULE_SOURCE) != null;
         if (deliverAt == null && delayMs == null && level == null && !forgedSource) {
             return null;
         }
+        String aliasError = checkAliases(msg);
+        if (aliasError != null) {
+            return aliasError;
+        }
         msg.setPropertiesString(null);
         msg.removeProperty(MessageProperties.SCHEDULE_SOURCE);
+        // RocketMQ's other names for the same request become Wharf's, so a retry or a redelivery is not delayed again
+        if (msg.getProperty(MessageProperties.START_DELIVER_TIME) != null
+                || msg.getProperty(MessageProperties.DELAY_SEC) != null) {
+            msg.removeProperty(MessageProperties.START_DELIVER_TIME);
+            msg.removeProperty(MessageProperties.DELAY_SEC);
+            if (deliverAt != null) {
+                msg.putProperty(MessageProperties.DELIVER_TIME_MS, deliverAt);
+            } else if (delayMs != null) {
+                msg.putProperty(MessageProperties.DELAY_MS, delayMs);
+            }
+        }
         if (MessageSysFlag.transactionType(msg.getSysFlag()) == MessageSysFlag.TRANSACTION_PREPARED_TYPE
                 || SystemTopics.SCHEDULE_TOPIC.equals(msg.getTopic())
                 || SystemTopics.TRANS_HALF_TOPIC.equals(msg.getTopic())) {
@@ -166,6 +186,42 @@ public final class DelayedMessageHook implements PutMessageHook {
         msg.setTopic(SystemTopics.SCHEDULE_TOPIC);
         msg.setQueueId(queueId);
         msg.setTagsCode(due);
+    }
+
+    /** DELIVER_TIME_MS, else RocketMQ's older __STARTDELIVERTIME; null when neither is set. */
+    private static String deliverAt(Message msg) {
+        String at = msg.getProperty(MessageProperties.DELIVER_TIME_MS);
+        return at != null ? at : msg.getProperty(MessageProperties.START_DELIVER_TIME);
+    }
+
+    /** DELAY_MS, else TIMER_DELAY_SEC in milliseconds (its text as given when it is not a number). */
+    private static String delayMs(Message msg) {
+        String ms = msg.getProperty(MessageProperties.DELAY_MS);
+        if (ms != null) {
+            return ms;
+        }
+        String sec = msg.getProperty(MessageProperties.DELAY_SEC);
+        if (sec == null) {
+            return null;
+        }
+        long seconds = parse(sec);
+        return seconds < 0 || seconds > Long.MAX_VALUE / 1_000 ? sec : String.valueOf(seconds * 1_000);
+    }
+
+    /** A sentence naming a malformed __STARTDELIVERTIME or TIMER_DELAY_SEC, or null. */
+    private String checkAliases(Message msg) {
+        String start = msg.getProperty(MessageProperties.START_DELIVER_TIME);
+        if (start != null && msg.getProperty(MessageProperties.DELIVER_TIME_MS) == null && parse(start) < 0) {
+            return "The property " + MessageProperties.START_DELIVER_TIME + " is \"" + start + "\"; give the"
+                    + " delivery time as epoch milliseconds (a whole number), e.g. " + (clock.getAsLong() + 60_000)
+                    + ".";
+        }
+        String sec = msg.getProperty(MessageProperties.DELAY_SEC);
+        if (sec != null && msg.getProperty(MessageProperties.DELAY_MS) == null && parse(sec) < 0) {
+            return "The property " + MessageProperties.DELAY_SEC + " is \"" + sec + "\"; give the delay in"
+                    + " seconds as a whole number from 0 up.";
+        }
+        return null;
     }
 
     /** A non-negative whole number, or -1. */

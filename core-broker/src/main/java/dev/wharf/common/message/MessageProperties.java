@@ -18,6 +18,13 @@ public final class MessageProperties {
     public static final String DELIVER_TIME_MS = "TIMER_DELIVER_MS";
     /** Relative delay in milliseconds, converted to {@link #DELIVER_TIME_MS} by the broker. */
     public static final String DELAY_MS = "TIMER_DELAY_MS";
+    /** Relative delay in seconds (RocketMQ 5's {@code setDelayTimeSec}); the broker turns it into {@link #DELAY_MS}. */
+    public static final String DELAY_SEC = "TIMER_DELAY_SEC";
+    /**
+     * Absolute delivery time in epoch milliseconds under its older RocketMQ name (clients of the 4.x line and their
+     * cloud variants); the broker turns it into {@link #DELIVER_TIME_MS}.
+     */
+    public static final String START_DELIVER_TIME = "__STARTDELIVERTIME";
     /** Topic a scheduled, half or retried message really belongs to. */
     public static final String REAL_TOPIC = "REAL_TOPIC";
     /** Queue id a scheduled or half message really belongs to. */

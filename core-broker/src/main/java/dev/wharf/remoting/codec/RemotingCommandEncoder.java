@@ -17,7 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes a {@link RemotingCommand} as one frame: length prefix, header-length word and JSON header in a
+ * Writes a {@link RemotingCommand} as one frame: length prefix, header-length word and header (JSON, or RocketMQ's
+ * binary encoding for the answer to a request that came in it) in a
  * pooled buffer, followed by the body. A {@code byte[]} body is copied into that buffer; body buffers
  * (memory-mapped file slices) are wrapped, not copied, as further components of a composite buffer, so
  * the transport hands them to {@code writev} directly. Their {@code onWritten} callback runs exactly
@@ -62,8 +63,7 @@ public class RemotingCommandEncoder extends ChannelOutboundHandlerAdapter {
         int inline = RemotingFrameDescriptor.HEADER_OFFSET + header.length + (body == null ? 0 : body.length);
         ByteBuf head = alloc.buffer(inline);
         head.writeInt(totalLength);
-        head.writeInt(RemotingFrameDescriptor.headerLengthWord(RemotingFrameDescriptor.SERIALIZE_TYPE_JSON,
-                header.length));
+        head.writeInt(RemotingFrameDescriptor.headerLengthWord(command.serializeType(), header.length));
         head.writeBytes(header);
         if (body != null) {
             head.writeBytes(body);
