@@ -91,19 +91,20 @@ const pages = {
   async cluster() {
     const c = await api('/cluster');
     document.getElementById('namesrv').textContent = 'NameServer ' + c.namesrv;
-    page.innerHTML = '<h2>Brokers</h2>' + table(['cluster', 'broker', 'id', 'address', 'role', 'version', 'uptime',
+    page.innerHTML = '<h2>Brokers</h2>' + table(['cluster', 'broker', 'address', 'role', 'version', 'uptime',
       'commit log', 'disk free', 'disk used', 'dispatch behind', 'last store', 'problem'], c.brokers.map(b => {
       const s = b.status;
       const used = s && s.diskTotalBytes > 0 ? (100 * (s.diskTotalBytes - s.diskUsableBytes) / s.diskTotalBytes) : null;
       const level = used === null ? '' : used >= s.diskSpaceWarningLevelRatio ? 'disk-full'
         : used >= s.diskMaxUsedSpaceRatio ? 'disk-cleaning' : 'disk-ok';
-      return [esc(b.cluster), esc(b.name), b.id, esc(b.address), esc(b.role), esc(s ? s.version : ''),
+      return [esc(b.cluster), esc(b.name + (b.id ? ' #' + b.id : '')), esc(b.address), esc(b.role), esc(s ? s.version : ''),
         esc(b.bootTimestamp ? duration(c.now - b.bootTimestamp) : ''), esc(bytes(b.commitLogBytes)),
         esc(s ? bytes(s.diskUsableBytes) + ' of ' + bytes(s.diskTotalBytes) : ''),
         used === null ? '' : '<span class="' + level + '" title="old files are deleted at once above '
           + s.diskMaxUsedSpaceRatio + ' %, writes are refused above ' + s.diskSpaceWarningLevelRatio + ' %">'
-          + used.toFixed(1) + ' % (clean at ' + s.diskMaxUsedSpaceRatio + ' %, refuse at ' + s.diskSpaceWarningLevelRatio
-          + ' %)</span>', esc(bytes(b.dispatchBehindBytes)), esc(time(b.lastStoreTimestamp)),
+          + used.toFixed(1) + ' %</span><br><small>clean at ' + s.diskMaxUsedSpaceRatio + ' %, refuse at '
+          + s.diskSpaceWarningLevelRatio + ' %</small>', esc(bytes(b.dispatchBehindBytes)),
+        esc(time(b.lastStoreTimestamp)).replace(' ', '<br>'),
         esc([b.error, s && s.writeRefusal].filter(x => x).join('; '))];
     }), 'brokers')
       + '<h2>Held back</h2>' + table(['broker', 'scheduled (pending)', 'open transactions', 'check-backs sent'],
