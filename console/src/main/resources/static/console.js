@@ -16,11 +16,51 @@ function notice(message) {
   const box = document.getElementById('notice');
   box.textContent = message; box.hidden = !message;
 }
+// who is signed in (null: nobody), the role, and the CSRF token every change carries
+let session = {loginRequired: false, user: null, role: 'admin', csrf: ''};
 async function api(path, options) {
-  const response = await fetch('/api' + path, Object.assign({headers: {'Content-Type': 'application/json'}}, options));
+  const headers = {'Content-Type': 'application/json', 'X-CSRF-Token': session.csrf};
+  const response = await fetch('/api' + path, Object.assign({headers: headers}, options));
   const body = await response.json().catch(() => ({error: 'The console answered ' + response.status + '.'}));
+  if (response.status === 401 && path !== '/login') { await loadSession(); showLogin(); }
   if (!response.ok) { throw new Error(body.error || ('HTTP ' + response.status)); }
   return body;
+}
+async function loadSession() {
+  const response = await fetch('/api/session');
+  session = await response.json();
+  const who = document.getElementById('who');
+  who.hidden = !session.user;
+  document.getElementById('who-name').textContent = session.user ? session.user + ' (' + session.role + ')' : '';
+  document.body.classList.toggle('read-only', session.role !== 'admin');
+}
+function showLogin() {
+  if (refresh) { clearInterval(refresh); refresh = null; }
+  page.innerHTML = '<h2>Sign in</h2><form id="login-form" class="login"><label>User <input name="user" id="login-user"'
+    + ' autocomplete="username" required></label><label>Password <input name="password" id="login-password"'
+    + ' type="password" autocomplete="current-password" required></label><button id="login-button">Sign in</button></form>';
+  document.getElementById('login-form').onsubmit = async e => {
+    e.preventDefault();
+    const f = new FormData(e.target);
+    if (await act(async () => { session = await api('/login', {method: 'POST', body: JSON.stringify(
+      {user: f.get('user'), password: f.get('password')})}); })) {
+      await loadSession();
+      route();
+    }
+  };
+}
+function bytes(n) {
+  if (n === null || n === undefined || n < 0) { return ''; }
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+  return (i === 0 ? n : n.toFixed(1)) + ' ' + units[i];
+}
+function duration(ms) {
+  if (!(ms > 0)) { return ''; }
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60);
+  return d > 0 ? d + ' d ' + h + ' h' : h > 0 ? h + ' h ' + m + ' min' : m > 0 ? m + ' min ' + (s % 60) + ' s' : s + ' s';
 }
 function table(headers, rows, id) {
   return '<table' + (id ? ' id="' + id + '"' : '') + '><thead><tr>' + headers.map(h => '<th>' + esc(h) + '</th>').join('')
@@ -51,17 +91,48 @@ const pages = {
   async cluster() {
     const c = await api('/cluster');
     document.getElementById('namesrv').textContent = 'NameServer ' + c.namesrv;
-    page.innerHTML = '<h2>Brokers</h2>' + table(['cluster', 'broker', 'id', 'address', 'role', 'uptime', 'commit log bytes',
-      'dispatch behind', 'last store', 'problem'], c.brokers.map(b => [esc(b.cluster), esc(b.name), b.id, esc(b.address),
-      esc(b.role), b.bootTimestamp ? Math.round((c.now - b.bootTimestamp) / 1000) + ' s' : '', b.commitLogBytes,
-      b.dispatchBehindBytes, esc(time(b.lastStoreTimestamp)), esc(b.error)]), 'brokers');
+    page.innerHTML = '<h2>Brokers</h2>' + table(['cluster', 'broker', 'address', 'role', 'version', 'uptime',
+      'commit log', 'disk free', 'disk used', 'dispatch behind', 'last store', 'problem'], c.brokers.map(b => {
+      const s = b.status;
+      const used = s && s.diskTotalBytes > 0 ? (100 * (s.diskTotalBytes - s.diskUsableBytes) / s.diskTotalBytes) : null;
+      const level = used === null ? '' : used >= s.diskSpaceWarningLevelRatio ? 'disk-full'
+        : used >= s.diskMaxUsedSpaceRatio ? 'disk-cleaning' : 'disk-ok';
+      return [esc(b.cluster), esc(b.name + (b.id ? ' #' + b.id : '')), esc(b.address), esc(b.role), esc(s ? s.version : ''),
+        esc(b.bootTimestamp ? duration(c.now - b.bootTimestamp) : ''), esc(bytes(b.commitLogBytes)),
+        esc(s ? bytes(s.diskUsableBytes) + ' of ' + bytes(s.diskTotalBytes) : ''),
+        used === null ? '' : '<span class="' + level + '" title="old files are deleted at once above '
+          + s.diskMaxUsedSpaceRatio + ' %, writes are refused above ' + s.diskSpaceWarningLevelRatio + ' %">'
+          + used.toFixed(1) + ' %</span><br><small>clean at ' + s.diskMaxUsedSpaceRatio + ' %, refuse at '
+          + s.diskSpaceWarningLevelRatio + ' %</small>', esc(bytes(b.dispatchBehindBytes)),
+        esc(time(b.lastStoreTimestamp)).replace(' ', '<br>'),
+        esc([b.error, s && s.writeRefusal].filter(x => x).join('; '))];
+    }), 'brokers')
+      + '<h2>Held back</h2>' + table(['broker', 'scheduled (pending)', 'open transactions', 'check-backs sent'],
+        c.brokers.filter(b => b.status).map(b => [esc(b.name + (b.id ? ' #' + b.id : '')),
+          b.status.delayLevels.reduce((sum, l) => sum + l.pending, 0) + Math.max(0, b.status.timerPending),
+          b.status.openTransactions, b.status.checkBacksSent]), 'held-back')
+      + '<p><a href="#pending">Scheduled and half messages in detail</a></p>';
+  },
+  async pending() {
+    const c = await api('/cluster');
+    const brokers = c.brokers.filter(b => b.status);
+    page.innerHTML = '<h2>Scheduled messages</h2><p>Messages waiting for their delay level or delivery time, per'
+      + ' broker (a slave does not deliver, so it shows none).</p>'
+      + brokers.map(b => '<h3>' + esc(b.name + (b.id ? ' #' + b.id : '')) + '</h3>' + table(['level', 'delay', 'pending'],
+        [...b.status.delayLevels.map(l => [l.level, esc(duration(l.delayMillis) || l.delayMillis + ' ms'), l.pending]),
+          ['timer', 'delivery time', b.status.timerPending < 0 ? '' : b.status.timerPending]],
+        'scheduled-' + b.name + '-' + b.id) + '<p>' + b.status.scheduledDelivered + ' delivered since start.</p>').join('')
+      + '<h2>Half messages (transactions)</h2>' + table(['broker', 'open transactions', 'check-backs sent',
+        'check rounds'], brokers.map(b => [esc(b.name + (b.id ? ' #' + b.id : '')), b.status.openTransactions,
+        b.status.checkBacksSent, b.status.checkRounds]), 'half-messages');
   },
   async topics() {
     const list = await api('/topics');
-    page.innerHTML = '<h2>Topics</h2><form id="create-topic">Topic <input name="topic" id="new-topic" required>'
+    page.innerHTML = '<h2>Topics</h2><form id="create-topic" class="admin-only">Topic <input name="topic" id="new-topic" required>'
       + ' queues <input name="queues" type="number" value="8" min="1" max="1024"> <button>Create</button></form>'
       + table(['topic', 'kind', ''], list.map(t => ['<a href="#topic/' + encodeURIComponent(t.name) + '">' + esc(t.name)
-      + '</a>', esc(t.kind), '<button class="danger" data-delete="' + esc(t.name) + '">Delete</button>']), 'topics');
+      + '</a>', '<span class="kind-' + esc(t.kind) + '">' + esc(t.kind) + '</span>', t.kind === 'user'
+      ? '<button class="danger admin-only" data-delete="' + esc(t.name) + '">Delete</button>' : '']), 'topics');
     document.getElementById('create-topic').onsubmit = async e => {
       e.preventDefault();
       const f = new FormData(e.target);
@@ -100,7 +171,7 @@ const pages = {
       + table(['topic', 'broker', 'queue', 'broker offset', 'consumer offset', 'lag', 'last consumed'], g.queues.map(q =>
         [esc(q.topic), esc(q.broker), q.queueId, q.brokerOffset, q.consumerOffset, q.lag, esc(time(q.lastTimestamp))]), 'lag-table')
       + '<h3>Lag</h3><div class="chart"><canvas id="lag-chart"></canvas></div>'
-      + '<h3>Reset offsets</h3><form id="reset">Topic <select name="topic">' + topics.map(t => '<option>' + esc(t)
+      + '<h3 class="admin-only">Reset offsets</h3><form id="reset" class="admin-only">Topic <select name="topic">' + topics.map(t => '<option>' + esc(t)
       + '</option>').join('') + '</select> to <input name="to" id="reset-to" value="earliest" size="26"'
       + ' title="earliest, latest, 2026-11-29T10:00:00Z or epoch milliseconds"> <button class="danger">Reset</button></form>';
     drawChart('lag-chart', 'lag', g.lagHistory);
@@ -172,9 +243,9 @@ const pages = {
       await act(() => api('/dlq/' + encodeURIComponent(group) + '/resend', {method: 'POST', body: JSON.stringify(body)}),
         'Resent.') && route();
     };
-    document.getElementById('letters').innerHTML = (list.length ? '<p><button class="danger" id="resend-all">Resend all ('
+    document.getElementById('letters').innerHTML = (list.length ? '<p><button class="danger admin-only" id="resend-all">Resend all ('
       + list.length + ')</button></p>' + table([...MESSAGE_HEADERS, ''], messageRows(list).map((r, i) => [...r,
-        '<button class="danger" data-resend="' + esc(list[i].msgId) + '">Resend</button>']), 'letters-table')
+        '<button class="danger admin-only" data-resend="' + esc(list[i].msgId) + '">Resend</button>']), 'letters-table')
       : '<p id="no-letters">No dead letter waiting.</p>');
     const all = document.getElementById('resend-all');
     if (all) { all.onclick = () => resend({all: true}, 'all ' + list.length + ' dead letters'); }
@@ -205,6 +276,7 @@ async function route() {
     a.getAttribute('href') === '#' + name || (name === 'topic' && a.id === 'nav-topics')
     || (name === 'group' && a.id === 'nav-groups') || (name === 'message' && a.id === 'nav-messages')));
   showError('');
+  if (session.loginRequired && !session.user) { showLogin(); return; }
   try {
     await pages[name](...parts.slice(1).filter(p => p !== ''));
   } catch (e) {
@@ -212,4 +284,9 @@ async function route() {
   }
 }
 window.addEventListener('hashchange', () => { notice(''); route(); });
-route();
+document.getElementById('logout').onclick = async () => {
+  await act(() => api('/logout', {method: 'POST'}), 'Signed out.');
+  await loadSession();
+  route();
+};
+loadSession().then(route, e => showError('The console does not answer: ' + e.message));

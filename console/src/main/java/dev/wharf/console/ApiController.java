@@ -71,8 +71,7 @@ public class ApiController {
     public List<Map<String, String>> topics() {
         List<Map<String, String>> out = new ArrayList<>();
         for (String name : cluster.topicNames()) {
-            out.add(Map.of("name", name, "kind", SystemTopics.isRetryTopic(name) ? "retry"
-                    : SystemTopics.isDlqTopic(name) ? "dlq" : "user"));
+            out.add(Map.of("name", name, "kind", ClusterGateway.kindOf(name)));
         }
         return out;
     }

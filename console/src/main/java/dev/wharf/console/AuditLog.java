@@ -18,7 +18,7 @@ public class AuditLog {
         return p != null ? p.getName() : "anonymous@" + request.getRemoteAddr();
     }
 
-    void record(HttpServletRequest request, String action, String outcome) {
+    public void record(HttpServletRequest request, String action, String outcome) {
         log.info("{} {}: {}", who(request), action, outcome);
     }
 }

@@ -11,6 +11,7 @@ import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.BrokerRuntime;
+import dev.wharf.protocol.body.BrokerStatus;
 import dev.wharf.protocol.body.RouteData.BrokerData;
 import dev.wharf.protocol.body.RouteData.QueueData;
 import dev.wharf.protocol.body.RouteData.TopicRouteData;
@@ -34,13 +35,16 @@ public class ClusterGateway implements DisposableBean {
     /** Group name of the console's reads by time: it pulls at given offsets and never commits any. */
     static final String BROWSER_GROUP = "wharf-console-browser";
 
-    /** One broker as the cluster page shows it. */
+    /**
+     * One broker as the overview shows it; {@code status} (version, disk, scheduled and half messages) is null when
+     * the broker did not answer it, and {@code error} then says why.
+     */
     public record BrokerView(String cluster, String name, long id, String address, String role, long bootTimestamp,
                              long commitLogBytes, long maxOffset, long dispatchBehindBytes, long lastStoreTimestamp,
-                             String error) {
+                             BrokerStatus status, String error) {
     }
 
-    /** One topic: its queues per broker and what kind it is (user, retry, dlq). */
+    /** One topic: its queues per broker and what kind it is (user, system, retry, dlq). */
     public record TopicView(String name, String kind, int queues, List<String> brokers) {
     }
 
@@ -58,6 +62,13 @@ public class ClusterGateway implements DisposableBean {
         config.setNamesrvAddr(settings.namesrv());
         // one client instance per gateway: two consoles in one JVM (tests, or two clusters) must not share one
         config.setInstanceName("wharf-console-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet());
+        if (settings.clusterUser() != null && !settings.clusterUser().isBlank()) {
+            if (settings.clusterPassword() == null || settings.clusterPassword().isEmpty()) {
+                throw new IllegalStateException("wharf.console.cluster-user is set but not its password; give it as"
+                        + " the environment variable WHARF_CONSOLE_CLUSTER_PASSWORD");
+            }
+            config.withCredentials(settings.clusterUser().trim(), settings.clusterPassword());
+        }
         this.admin = new AdminClient(config);
         admin.start();
         this.browser = new PullConsumer(BROWSER_GROUP, config);
@@ -101,12 +112,19 @@ public class ClusterGateway implements DisposableBean {
             for (Map.Entry<Long, String> e : data.brokerAddrs().entrySet()) {
                 try {
                     BrokerRuntime r = admin.brokerRuntime(e.getValue());
+                    BrokerStatus status = null;
+                    String error = null;
+                    try {
+                        status = admin.brokerStatus(e.getValue());
+                    } catch (ClientException ex) {
+                        error = "no version, disk or pending figures: " + ex.getMessage(); // e.g. an older broker
+                    }
                     out.add(new BrokerView(data.cluster(), data.brokerName(), e.getKey(), e.getValue(), r.brokerRole(),
                             r.bootTimestamp(), Math.max(0, r.commitLogMaxOffset() - r.commitLogMinOffset()),
-                            r.commitLogMaxOffset(), r.dispatchBehindBytes(), r.lastStoreTimestamp(), null));
+                            r.commitLogMaxOffset(), r.dispatchBehindBytes(), r.lastStoreTimestamp(), status, error));
                 } catch (ClientException ex) {
                     out.add(new BrokerView(data.cluster(), data.brokerName(), e.getKey(), e.getValue(), null, 0, 0, 0,
-                            0, 0, ex.getMessage()));
+                            0, 0, null, ex.getMessage()));
                 } catch (InterruptedException ex) {
                     Thread.currentThread().interrupt();
                     throw new ConsoleException(503, "The console is stopping.", ex);
@@ -130,8 +148,21 @@ public class ClusterGateway implements DisposableBean {
             queues += q.readQueueNums();
             brokers.add(q.brokerName());
         }
-        String kind = SystemTopics.isRetryTopic(topic) ? "retry" : SystemTopics.isDlqTopic(topic) ? "dlq" : "user";
-        return new TopicView(topic, kind, queues, brokers);
+        return new TopicView(topic, kindOf(topic), queues, brokers);
+    }
+
+    /**
+     * What a topic is for: "retry" or "dlq" (a group's), "system" (the broker's own: scheduled delivery,
+     * transaction halves, acknowledgement log, the auto-create template) or "user".
+     */
+    public static String kindOf(String topic) {
+        if (SystemTopics.isRetryTopic(topic)) {
+            return "retry";
+        }
+        if (SystemTopics.isDlqTopic(topic)) {
+            return "dlq";
+        }
+        return SystemTopics.isInternal(topic) || SystemTopics.AUTO_CREATE_TOPIC_KEY.equals(topic) ? "system" : "user";
     }
 
     /** The topic's queues with their ends. */

@@ -8,9 +8,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
- * {@code wharf console --namesrv HOST:PORT [--port 8080] [--bind 127.0.0.1]}: the web console. It listens on
- * loopback unless {@code --bind} says otherwise, since its pages can delete topics and move offsets and a login
- * comes only with the broker's security.
+ * {@code wharf console --namesrv HOST:PORT [--port 8080] [--bind 127.0.0.1] [--users FILE] [--insecure]
+ * [--cluster-user NAME]}: the web console. It listens on loopback unless {@code --bind} says otherwise. With
+ * {@code --users} (a users file in the broker's format) pages need a sign-in, read-only or admin; without it the
+ * console is open, and refuses to start on another address than loopback unless {@code --insecure} says so.
  */
 @SpringBootApplication
 @EnableScheduling
@@ -23,7 +24,8 @@ public class ConsoleApplication {
             springArgs = translate(args);
         } catch (IllegalArgumentException e) {
             System.err.println("wharf console: " + e.getMessage());
-            System.err.println("usage: wharf console --namesrv HOST:PORT [--port 8080] [--bind 127.0.0.1]");
+            System.err.println("usage: wharf console --namesrv HOST:PORT [--port 8080] [--bind 127.0.0.1]"
+                    + " [--users FILE] [--insecure] [--cluster-user NAME]");
             System.exit(2);
             return;
         }
@@ -37,10 +39,16 @@ public class ConsoleApplication {
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String option = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (arg.equals("--insecure")) {
+                out.add("--wharf.console.insecure=true");
+                continue;
+            }
             String property = switch (option) {
                 case "--namesrv" -> "wharf.console.namesrv";
                 case "--port" -> "server.port";
                 case "--bind" -> "server.address";
+                case "--users" -> "wharf.console.users-file";
+                case "--cluster-user" -> "wharf.console.cluster-user";
                 default -> null;
             };
             if (property == null) {

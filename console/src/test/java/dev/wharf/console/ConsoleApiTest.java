@@ -9,9 +9,15 @@ import dev.wharf.client.ClientConfig;
 import dev.wharf.client.consumer.ConsumeConcurrentlyStatus;
 import dev.wharf.client.consumer.MessageListenerConcurrently;
 import dev.wharf.client.consumer.PushConsumer;
+import dev.wharf.client.producer.LocalTransactionState;
 import dev.wharf.client.producer.Producer;
 import dev.wharf.client.producer.SendResult;
+import dev.wharf.client.producer.TransactionListener;
+import dev.wharf.client.producer.TransactionProducer;
 import dev.wharf.common.message.Message;
+import dev.wharf.common.message.MessageExt;
+import dev.wharf.console.ConsoleHttp.Answer;
+import dev.wharf.console.login.LoginThrottle;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import java.net.URI;
@@ -24,43 +30,51 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
 
 /**
  * The console's HTTP layer against a real NameServer and broker in this JVM: every call is a real HTTP request to
- * the running console, every change is checked in the cluster.
+ * the running console, every change is checked in the cluster. The console has a users file, so the class also
+ * covers sign-in, the session cookie, CSRF tokens, the read-only role and the brake on failed sign-ins.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"wharf.console.sample-interval=200ms", "server.address=127.0.0.1"})
+        properties = {"wharf.console.sample-interval=200ms", "server.address=127.0.0.1",
+                "wharf.console.login-max-failures=3", "wharf.console.login-window=1m"})
 class ConsoleApiTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static Path dir;
+    private static Path users;
+    /** Signed in as an admin for the whole class, as an operator's browser would be. */
+    private static ConsoleHttp admin;
     private static NameServer nameServer;
     private static Broker broker;
 
     @LocalServerPort
     int port;
+    @Autowired
+    LoginThrottle throttle;
     private Producer producer;
     private PushConsumer consumer;
 
     @BeforeAll
     static void startCluster() throws Exception {
         dir = Files.createTempDirectory("wharf-console-test");
+        users = TestUsers.write(dir);
         nameServer = NameServer.onPort(0);
         nameServer.start();
         BrokerSettings s = BrokerSettings.defaults();
@@ -71,7 +85,12 @@ class ConsoleApiTest {
         s.broker().setBrokerName("console-broker");
         s.broker().setNamesrvAddr(nameServer.address());
         s.broker().setDefaultTopicQueueNums(2);
-        s.broker().setMessageDelayLevel("100ms 100ms 100ms 100ms");
+        // level 4 is long, so that a message sent with it stays pending while the test looks
+        s.broker().setMessageDelayLevel("100ms 100ms 100ms 1h");
+        // an undecided transaction is asked back at once and again every 200 ms, and never given up on here
+        s.broker().setTransactionTimeOut(0);
+        s.broker().setTransactionCheckInterval(200);
+        s.broker().setTransactionCheckMax(10_000);
         broker = new Broker(s);
         broker.start();
         broker.registerWithNameServers().join();
@@ -80,10 +99,20 @@ class ConsoleApiTest {
     @DynamicPropertySource
     static void namesrv(DynamicPropertyRegistry registry) {
         registry.add("wharf.console.namesrv", () -> nameServer.address());
+        registry.add("wharf.console.users-file", () -> users.toString());
+    }
+
+    @BeforeEach
+    void signIn() throws Exception {
+        if (admin == null) {
+            admin = new ConsoleHttp(port);
+            assertThat(admin.login(TestUsers.OPS, TestUsers.OPS_PASSWORD).status()).isEqualTo(200);
+        }
     }
 
     @AfterAll
     static void stopCluster() throws Exception {
+        admin = null;
         broker.shutdown();
         nameServer.shutdown();
         try (var paths = Files.walk(dir)) {
@@ -93,6 +122,7 @@ class ConsoleApiTest {
 
     @AfterEach
     void stopClients() {
+        throttle.clear();
         if (consumer != null) {
             consumer.shutdown();
         }
@@ -128,25 +158,12 @@ class ConsoleApiTest {
         return consumer;
     }
 
-    record Answer(int status, JsonNode json, String text) {
-        String error() {
-            return json.path("error").asString();
-        }
-    }
-
     private Answer call(String method, String path, Object body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(20)).header("Content-Type", "application/json");
-        b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)));
-        HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
-        JsonNode json = r.body().startsWith("{") || r.body().startsWith("[") ? JSON.readTree(r.body()) : null;
-        assertThat(r.body()).as("no stack trace reaches a page").doesNotContain("\tat ").doesNotContain("Exception:");
-        return new Answer(r.statusCode(), json, r.body());
+        return admin.call(method, path, body);
     }
 
     private Answer get(String path) throws Exception {
-        return call("GET", path, null);
+        return admin.get(path);
     }
 
     private static String q(String v) {
@@ -163,7 +180,7 @@ class ConsoleApiTest {
     @Test
     void pagesAndChartLibraryAreServedAndTheClusterIsListed() throws Exception {
         assertThat(get("/").text()).contains("<title>Wharf console</title>").contains("chart.umd.js");
-        HttpResponse<String> chartJs = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+        HttpResponse<String> chartJs = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/webjars/chart.js/dist/chart.umd.js")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(chartJs.statusCode()).isEqualTo(200);
         assertThat(chartJs.body()).contains("Chart");
@@ -312,5 +329,139 @@ class ConsoleApiTest {
         assertThat(noQueues.status()).isEqualTo(400);
         assertThat(List.of(unknown, badName, malformed, badRange, noKey, noQueues))
                 .allSatisfy(a -> assertThat(a.error()).isNotBlank());
+    }
+
+    @Test
+    void theOverviewShowsVersionDiskThresholdsScheduledAndHalfMessagesAndLabelsSystemTopics() throws Exception {
+        createTopic("console-later");
+        Message later = new Message("console-later", "in an hour".getBytes(StandardCharsets.UTF_8));
+        later.setDelayTimeLevel(4);
+        producer().send(later);
+        TransactionProducer undecided = new TransactionProducer("console-tx-producer", clientConfig());
+        undecided.setTransactionListener(new TransactionListener() {
+            @Override
+            public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
+                return LocalTransactionState.UNKNOW;
+            }
+
+            @Override
+            public LocalTransactionState checkLocalTransaction(MessageExt msg) {
+                return LocalTransactionState.UNKNOW;
+            }
+        });
+        undecided.start();
+        try {
+            undecided.sendMessageInTransaction(new Message("console-later", "half".getBytes(StandardCharsets.UTF_8)),
+                    null);
+            await().atMost(WAIT).until(() -> {
+                JsonNode status = get("/api/cluster").json().get("brokers").get(0).get("status");
+                return status.get("openTransactions").asInt() == 1 && status.get("checkBacksSent").asLong() > 0
+                        && status.get("delayLevels").get(3).get("pending").asLong() == 1;
+            });
+        } finally {
+            undecided.shutdown();
+        }
+        JsonNode b = get("/api/cluster").json().get("brokers").get(0);
+        JsonNode status = b.get("status");
+        assertThat(status.get("version").asString()).isNotBlank().isNotEqualTo("(development build)");
+        assertThat(status.get("bootTimestamp").asLong()).isEqualTo(b.get("bootTimestamp").asLong());
+        assertThat(status.get("commitLogBytes").asLong()).isPositive();
+        assertThat(status.get("diskTotalBytes").asLong()).isPositive();
+        assertThat(status.get("diskUsableBytes").asLong()).isBetween(0L, status.get("diskTotalBytes").asLong());
+        assertThat(status.get("diskMaxUsedSpaceRatio").asInt()).isEqualTo(85);
+        assertThat(status.get("diskSpaceWarningLevelRatio").asInt()).isEqualTo(90);
+        JsonNode levels = status.get("delayLevels");
+        assertThat(levels).hasSize(4);
+        assertThat(levels.get(3).get("level").asInt()).isEqualTo(4);
+        assertThat(levels.get(3).get("delayMillis").asLong()).isEqualTo(3_600_000L);
+        assertThat(b.get("error").isNull()).isTrue();
+
+        Map<String, String> kinds = new HashMap<>();
+        for (JsonNode t : get("/api/topics").json()) {
+            kinds.put(t.get("name").asString(), t.get("kind").asString());
+        }
+        assertThat(kinds).containsEntry("console-later", "user").containsEntry("SCHEDULE_TOPIC_XXXX", "system")
+                .containsEntry("RMQ_SYS_TRANS_HALF_TOPIC", "system").containsEntry("TBW102", "system");
+    }
+
+    // ------------------------------------------------------------------ sign-in, roles, CSRF
+
+    @Test
+    void pagesNeedASignInAndTheSessionCookieIsHttpOnlyAndSameSiteStrict() throws Exception {
+        ConsoleHttp b = new ConsoleHttp(port);
+        assertThat(b.get("/").status()).as("the page itself is public: it draws the sign-in form").isEqualTo(200);
+        Answer before = b.get("/api/cluster");
+        assertThat(before.status()).isEqualTo(401);
+        assertThat(before.error()).isEqualTo("Sign in first.");
+        Answer session = b.session();
+        assertThat(session.json().get("loginRequired").asBoolean()).isTrue();
+        assertThat(session.json().get("user").isNull()).isTrue();
+        String firstCookie = session.response().headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(firstCookie).startsWith("WHARF_CONSOLE_SESSION=").contains("HttpOnly").contains("SameSite=Strict");
+
+        Answer in = b.login(TestUsers.ROOT, TestUsers.ROOT_PASSWORD);
+        assertThat(in.status()).isEqualTo(200);
+        assertThat(in.json().get("user").asString()).isEqualTo("root");
+        assertThat(in.json().get("role").asString()).isEqualTo("admin");
+        String cookie = in.response().headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(cookie).as("a new session id at sign-in (no fixation)").isNotEqualTo(firstCookie)
+                .contains("HttpOnly").contains("SameSite=Strict");
+        assertThat(b.get("/api/cluster").status()).isEqualTo(200);
+
+        assertThat(b.call("POST", "/api/logout", null).status()).isEqualTo(200);
+        assertThat(b.get("/api/cluster").status()).isEqualTo(401);
+    }
+
+    @Test
+    void aFailedSignInDoesNotSayWhetherTheNameOrThePasswordWasWrong() throws Exception {
+        Answer wrongPassword = new ConsoleHttp(port).login(TestUsers.VIEWER, "not-the-password");
+        Answer unknownUser = new ConsoleHttp(port).login("nobody-here", TestUsers.VIEWER_PASSWORD);
+        assertThat(wrongPassword.status()).isEqualTo(401);
+        assertThat(unknownUser.status()).isEqualTo(401);
+        assertThat(wrongPassword.error()).isEqualTo(unknownUser.error())
+                .isEqualTo("Sign-in failed: unknown user or wrong password.");
+    }
+
+    @Test
+    void changesNeedTheSessionsCsrfTokenAndTheAdminRole() throws Exception {
+        Map<String, String> reset = Map.of("topic", "orders", "to", "yesterday-ish", "confirm", "billing");
+        Answer noToken = admin.send("POST", "/api/groups/billing/reset", reset, false);
+        assertThat(noToken.status()).isEqualTo(403);
+        assertThat(noToken.error()).contains("CSRF token");
+        ConsoleHttp forger = new ConsoleHttp(port);
+        forger.login(TestUsers.OPS, TestUsers.OPS_PASSWORD);
+        forger.csrf = admin.csrf; // another session's token
+        assertThat(forger.call("POST", "/api/groups/billing/reset", reset).status()).isEqualTo(403);
+
+        ConsoleHttp viewer = new ConsoleHttp(port);
+        Answer in = viewer.login(TestUsers.VIEWER, TestUsers.VIEWER_PASSWORD);
+        assertThat(in.json().get("role").asString()).isEqualTo("read-only");
+        assertThat(viewer.get("/api/cluster").status()).as("a read-only user sees everything").isEqualTo(200);
+        assertThat(viewer.get("/api/topics").status()).isEqualTo(200);
+        for (Answer refused : List.of(
+                viewer.call("POST", "/api/groups/billing/reset", reset),
+                viewer.call("POST", "/api/dlq/billing/resend", Map.of("all", true, "confirm", "billing")),
+                viewer.call("POST", "/api/topics", Map.of("topic", "viewer-topic", "queues", 2)),
+                viewer.call("DELETE", "/api/topics/orders?confirm=orders", null))) {
+            assertThat(refused.status()).isEqualTo(403);
+            assertThat(refused.error()).contains("User 'viewer' is read-only").contains("admin role");
+        }
+        assertThat(viewer.call("POST", "/api/logout", null).status()).isEqualTo(200);
+    }
+
+    @Test
+    void repeatedFailedSignInsAreStoppedEvenWithTheRightPasswordAfterwards() throws Exception {
+        ConsoleHttp guesser = new ConsoleHttp(port);
+        for (int i = 0; i < 3; i++) {
+            assertThat(guesser.login(TestUsers.ROOT, "guess-number-" + i).status()).isEqualTo(401);
+        }
+        Answer stopped = guesser.login(TestUsers.ROOT, TestUsers.ROOT_PASSWORD);
+        assertThat(stopped.status()).isEqualTo(429);
+        assertThat(stopped.error()).startsWith("Too many failed sign-ins");
+        assertThat(stopped.response().headers().firstValue("Retry-After")).isPresent();
+        assertThat(new ConsoleHttp(port).login(TestUsers.OPS, TestUsers.OPS_PASSWORD).status())
+                .as("the same address is stopped for every name").isEqualTo(429);
+        throttle.clear();
+        assertThat(new ConsoleHttp(port).login(TestUsers.ROOT, TestUsers.ROOT_PASSWORD).status()).isEqualTo(200);
     }
 }

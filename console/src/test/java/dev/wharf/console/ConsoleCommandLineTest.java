@@ -17,6 +17,15 @@ class ConsoleCommandLineTest {
     }
 
     @Test
+    void usersInsecureAndTheClusterUserBecomeProperties() {
+        assertThat(ConsoleApplication.translate(new String[] {"--namesrv=10.0.0.1:9876", "--users",
+                "/etc/wharf/console-users.json", "--insecure", "--cluster-user", "console"}))
+                .containsExactly("--wharf.console.namesrv=10.0.0.1:9876",
+                        "--wharf.console.users-file=/etc/wharf/console-users.json", "--wharf.console.insecure=true",
+                        "--wharf.console.cluster-user=console");
+    }
+
+    @Test
     void theNameServerIsRequiredAndOptionsNeedValues() {
         assertThatThrownBy(() -> ConsoleApplication.translate(new String[] {"--port", "8080"}))
                 .hasMessageContaining("--namesrv is required");

@@ -15,6 +15,7 @@ import dev.wharf.broker.ha.HaService;
 import dev.wharf.broker.lock.RebalanceLockManager;
 import dev.wharf.broker.longpolling.PullRequestHoldService;
 import dev.wharf.broker.offset.ConsumerOffsetManager;
+import dev.wharf.broker.processor.BrokerStatusProcessor;
 import dev.wharf.broker.processor.PutMessageHook;
 import dev.wharf.broker.registry.NameServerRegistrar;
 import dev.wharf.broker.schedule.ScheduleService;
@@ -205,6 +206,10 @@ public final class Broker {
         hooks.add(0, transactions.halfMessageHook());
         server.registerProcessor(RequestCode.END_TRANSACTION, transactions.endTransactionProcessor(),
                 transactions.endTransactionExecutor());
+        BrokerStatusReport statusReport = new BrokerStatusReport(store, settings.store(), schedule, transactions,
+                () -> replica.runtime().bootTimestamp());
+        server.registerProcessor(RequestCode.GET_BROKER_STATUS,
+                new BrokerStatusProcessor(statusReport::status), executors.admin);
         services.add(masterOnly(new BrokerService() {
             @Override
             public String name() {

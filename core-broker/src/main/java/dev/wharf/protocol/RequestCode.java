@@ -91,6 +91,8 @@ public final class RequestCode {
      * state, transaction check progress), as JSON; a slave copies them from its master.
      */
     public static final int GET_PROGRESS_DOCUMENT = 200107;
+    /** Wharf's own: a broker's version, disk use and thresholds, pending scheduled and half messages (console). */
+    public static final int GET_BROKER_STATUS = 200108;
 
     // Controller (automatic failover). RocketMQ's values where it has the request; Wharf's own in 1020-1099.
     /** Master to controller: proposes a new sync-state set (header: master id and epoch; body: set and epoch). */

@@ -21,6 +21,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import java.util.zip.ZipInputStream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,7 +61,7 @@ class DistributionArchiveIT {
     void bothArchivesHoldExactlyTheExpectedLayout() throws Exception {
         Set<String> expected = new TreeSet<>();
         for (String file : List.of("bin/wharf", "bin/wharf.cmd", "conf/broker.conf", "conf/namesrv.conf",
-                "conf/logback.xml", "lib/wharf-server.jar", "systemd/wharf.service", "LICENSE", "NOTICE", "README")) {
+                "conf/logback.xml", "lib/wharf-server.jar", "lib/wharf-console.jar", "systemd/wharf.service", "LICENSE", "NOTICE", "README")) {
             expected.add(base + file);
         }
         Set<String> inZip = new TreeSet<>();
@@ -108,6 +109,13 @@ class DistributionArchiveIT {
         assertThat(bundled).allSatisfy(library -> assertThat(notice)
                 .as("NOTICE (distribution/src/dist/NOTICE) names the bundled library %s and its license", library)
                 .containsPattern("(?m)^\\s+" + Pattern.quote(library) + "\\s+\\S"));
+        List<String> consoleLibraries = consoleLibraries(home.resolve("lib/wharf-console.jar"));
+        assertThat(consoleLibraries).as("libraries in lib/wharf-console.jar").contains(
+                ":spring-webmvc", "org.webjars.npm:chart.js");
+        assertThat(consoleLibraries).allSatisfy(library -> assertThat(notice)
+                .as("NOTICE (distribution/src/dist/NOTICE) names the console's library %s and its license", library)
+                .containsPattern("(?m)^\\s+" + (library.startsWith(":") ? "[^\\s:]+" : "")
+                        + Pattern.quote(library) + "\\s+\\S"));
         assertThat(Files.readString(home.resolve("LICENSE"))).contains("Apache License", "Version 2.0");
         assertThat(Files.readString(home.resolve("README"))).as("filtered with the version")
                 .startsWith("Wharf " + System.getProperty("wharf.version"));
@@ -222,6 +230,47 @@ class DistributionArchiveIT {
         Result stop = wharf(home, "stop");
         assertThat(stop.exitCode()).as("stopping nothing is not an error").isZero();
         assertThat(stop.out()).contains("No Wharf server of");
+    }
+
+    @Test
+    void theConsoleJarIsFoundAndRunByBinWharf() throws Exception {
+        Path home = unpack();
+        Result r = wharf(home, "console");
+        assertThat(r.exitCode()).as(r.toString()).isEqualTo(2);
+        assertThat(r.err()).contains("--namesrv is required", "usage: wharf console --namesrv HOST:PORT");
+    }
+
+    /**
+     * The libraries of the console's Spring Boot jar (BOOT-INF/lib/*.jar) as groupId:artifactId, from each nested
+     * jar's pom.properties; a jar without one is named by its file name (the artifact) alone, as ":artifact".
+     */
+    private static List<String> consoleLibraries(Path jar) throws IOException {
+        List<String> out = new ArrayList<>();
+        Pattern pom = Pattern.compile("META-INF/maven/([^/]+)/([^/]+)/pom\\.properties");
+        try (ZipFile outer = new ZipFile(jar.toFile())) {
+            for (ZipEntry e : Collections.list(outer.entries())) {
+                if (!e.getName().startsWith("BOOT-INF/lib/") || !e.getName().endsWith(".jar")) {
+                    continue;
+                }
+                String found = null;
+                try (ZipInputStream inner = new ZipInputStream(outer.getInputStream(e))) {
+                    for (ZipEntry i = inner.getNextEntry(); i != null && found == null; i = inner.getNextEntry()) {
+                        Matcher m = pom.matcher(i.getName());
+                        if (m.matches()) {
+                            found = m.group(1) + ":" + m.group(2);
+                        }
+                    }
+                }
+                if (found == null) {
+                    String file = e.getName().substring("BOOT-INF/lib/".length());
+                    found = ":" + file.replaceFirst("-\\d.*$", "");
+                }
+                if (!found.startsWith("dev.wharf:")) {
+                    out.add(found);
+                }
+            }
+        }
+        return out;
     }
 
     @Test

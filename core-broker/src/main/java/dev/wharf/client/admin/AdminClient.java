@@ -13,6 +13,7 @@ import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.BrokerRuntime;
+import dev.wharf.protocol.body.BrokerStatus;
 import dev.wharf.protocol.body.RouteData.BrokerData;
 import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.protocol.body.RouteData.QueueData;
@@ -115,6 +116,12 @@ public class AdminClient {
     public BrokerRuntime brokerRuntime(String address) throws ClientException, InterruptedException {
         ClientInstance current = started();
         return current.adminApi().runtime(address, current.apiTimeoutMillis());
+    }
+
+    /** A broker's version, disk use and thresholds, pending scheduled and half messages (GET_BROKER_STATUS). */
+    public BrokerStatus brokerStatus(String address) throws ClientException, InterruptedException {
+        ClientInstance current = started();
+        return current.adminApi().status(address, current.apiTimeoutMillis());
     }
 
     /** Every broker group's master, slaves and each slave's replication lag. */

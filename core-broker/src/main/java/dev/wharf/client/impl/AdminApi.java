@@ -4,6 +4,7 @@ import dev.wharf.client.ClientException;
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.body.BrokerRuntime;
+import dev.wharf.protocol.body.BrokerStatus;
 import dev.wharf.protocol.body.Json;
 import dev.wharf.protocol.body.RouteData.TopicConfigTable;
 import dev.wharf.protocol.header.RouteHeaders.CreateTopicRequest;
@@ -35,6 +36,13 @@ public final class AdminApi {
         RemotingCommand response = calls.invokeExpectSuccess(address,
                 RemotingCalls.request(RequestCode.GET_BROKER_RUNTIME_INFO, null), timeoutMillis);
         return Json.decode(response.body(), BrokerRuntime.class);
+    }
+
+    /** GET_BROKER_STATUS: the broker's version, disk and pending scheduled and half messages. */
+    public BrokerStatus status(String address, long timeoutMillis) throws ClientException, InterruptedException {
+        RemotingCommand response = calls.invokeExpectSuccess(address,
+                RemotingCalls.request(RequestCode.GET_BROKER_STATUS, null), timeoutMillis);
+        return Json.decode(response.body(), BrokerStatus.class);
     }
 
     public TopicConfigTable topicConfigs(String address, long timeoutMillis)

@@ -54,7 +54,7 @@ final class RequestAccess {
                  RequestCode.END_TRANSACTION, RequestCode.GET_ROUTEINFO_BY_TOPIC,
                  RequestCode.GET_BROKER_CLUSTER_INFO, RequestCode.GET_ALL_TOPIC_LIST_FROM_NAMESERVER,
                  RequestCode.GET_ALL_TOPIC_CONFIG, RequestCode.GET_TOPIC_STATS_INFO,
-                 RequestCode.GET_BROKER_RUNTIME_INFO, RequestCode.LIST_ACK_GROUPS,
+                 RequestCode.GET_BROKER_RUNTIME_INFO, RequestCode.GET_BROKER_STATUS, RequestCode.LIST_ACK_GROUPS,
                  RequestCode.CONTROLLER_GET_METADATA_INFO -> AUTHENTICATED;
             default -> List.of(new Need(Resource.cluster(ANY_CLUSTER), Action.ADMIN));
         };
