@@ -36,7 +36,10 @@ import java.lang.annotation.Target;
 @Repeatable(MessageListeners.class)
 public @interface MessageListener {
 
-    /** The listener's id in the {@code MessageListenerRegistry} (to start or stop it); default: bean#method#n. */
+    /**
+     * The listener's id in the {@code MessageListenerRegistry} (to start or stop it); default
+     * {@code bean#method}, and {@code bean#method#n} for the n-th repetition on one method (from 1).
+     */
     String id() default "";
 
     /** The topic to consume. */

@@ -43,7 +43,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * whose id the starter records in the transaction-log table with the database work, and they become visible only
  * when the database commits (never when it rolls back), together with JmsTemplate's messages. There is no
  * transaction listener per template: any number of templates join the same mechanism. Within a transaction every
- * send is synchronous (an asynchronous or one-way send completes when the half message is stored).
+ * send is synchronous (an asynchronous or one-way send completes when the half message is stored), and all messages
+ * of one topic go to one queue of one broker (the transaction's): a sharding key that picks another queue of a topic
+ * the transaction already sent to is refused.
  *
  * <p>Outside a transaction, sends go through the template's own producer. Thread-safe.
  */

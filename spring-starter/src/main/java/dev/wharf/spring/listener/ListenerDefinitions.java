@@ -23,6 +23,7 @@ import org.springframework.messaging.MessageHeaders;
 import org.springframework.messaging.handler.annotation.Header;
 import org.springframework.messaging.handler.annotation.Headers;
 import org.springframework.messaging.support.MessageHeaderAccessor;
+import org.springframework.util.StringUtils;
 
 /**
  * Turns a {@link MessageListener} annotation into a checked {@link ListenerEndpoint}: placeholders resolved, every
@@ -116,7 +117,10 @@ final class ListenerDefinitions {
         checkParameters(c, method);
         String id = c.resolve("id", a.id());
         if (id.isEmpty()) {
-            id = beanName + "#" + method.getName() + (index == 0 ? "" : "#" + index);
+            // a bean named after its class (imported, registered by type) is known by its simple class name
+            String owner = beanName.contains(".") ? StringUtils.uncapitalize(method.getDeclaringClass().getSimpleName())
+                    : beanName;
+            id = owner + "#" + method.getName() + (index == 0 ? "" : "#" + index);
         }
         return new ListenerEndpoint(id, beanName, method, topic, group, selector, mode, model,
                 ConsumerModel.ConsumeFromWhere.valueOf(a.consumeFromWhere().name()), timestamp,
