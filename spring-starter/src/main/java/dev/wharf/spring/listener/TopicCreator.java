@@ -4,6 +4,7 @@ import dev.wharf.client.ClientConfig;
 import dev.wharf.client.ClientException;
 import dev.wharf.client.admin.AdminClient;
 import dev.wharf.protocol.ResponseCode;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,6 +16,8 @@ import org.slf4j.LoggerFactory;
 final class TopicCreator implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(TopicCreator.class);
+
+    private static final long ROUTE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
 
     private final ClientConfig config;
     private final int queues;
@@ -36,6 +39,7 @@ final class TopicCreator implements AutoCloseable {
                 }
                 a.createTopic(topic, queues);
                 log.info("Created topic {} with {} queues for a @MessageListener", topic, queues);
+                awaitRoute(a, topic);
             }
         } catch (ClientException e) {
             log.warn("Could not check or create topic {} ({}); its listener starts when the topic exists", topic,
@@ -43,6 +47,23 @@ final class TopicCreator implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Waits briefly until the NameServer serves the new topic's route: the brokers register it at once, but a
+     * consumer started before the registration lands would only find the topic at its next rebalance (20 s).
+     */
+    private static void awaitRoute(AdminClient a, String topic) throws InterruptedException {
+        long deadline = System.nanoTime() + ROUTE_WAIT_NANOS;
+        while (System.nanoTime() < deadline) {
+            try {
+                a.route(topic);
+                return;
+            } catch (ClientException e) {
+                TimeUnit.MILLISECONDS.sleep(20);
+            }
+        }
+        log.info("The NameServer has no route for the new topic {} yet; its listener picks it up later", topic);
     }
 
     private AdminClient admin() throws ClientException {

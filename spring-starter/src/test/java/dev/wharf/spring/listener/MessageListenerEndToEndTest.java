@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.client.producer.SendResult;
+import dev.wharf.spring.boot.actuate.WharfHealthIndicator;
 import dev.wharf.spring.boot.embedded.EmbeddedWharfBroker;
 import dev.wharf.spring.boot.transaction.TransactionStats;
 import dev.wharf.spring.core.WharfTemplate;
@@ -13,6 +14,7 @@ import dev.wharf.spring.listener.ListenerTestApplication.Order;
 import dev.wharf.spring.listener.ListenerTestApplication.Orders;
 import dev.wharf.spring.listener.ListenerTestApplication.Step;
 import dev.wharf.spring.support.WharfHeaders;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.TextMessage;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,11 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jms.core.JmsTemplate;
 import org.springframework.messaging.support.MessageBuilder;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -49,6 +54,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "wharf.producer-group=listener-e2e",
         "spring.sql.init.mode=always",
         "spring.datasource.url=jdbc:h2:mem:listener-e2e;DB_CLOSE_DELAY=-1"})
+// closed after the class, before its temporary folder is deleted (and not left running beside later test classes)
+@DirtiesContext
 class MessageListenerEndToEndTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
@@ -78,6 +85,10 @@ class MessageListenerEndToEndTest {
     JdbcTemplate jdbc;
     @Autowired
     EmbeddedWharfBroker broker;
+    @Autowired
+    WharfHealthIndicator health;
+    @Autowired
+    MeterRegistry meters;
 
     /** A consumer that starts at the last offset must own its queues before the test sends. */
     @BeforeEach
@@ -219,6 +230,24 @@ class MessageListenerEndToEndTest {
                 && listeners.bodies("tx").contains("order 1003 via wharf"));
         assertThat(listeners.bodies("tx")).noneMatch(b -> b.startsWith("order 1002"));
         assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM orders WHERE id = 1002", Long.class)).isZero();
+    }
+
+    @Test
+    void listenerCallsAndSendsAreObservedAndTheHealthListsEachListener() {
+        double sentBefore = meters.get("wharf.messages.sent").functionCounter().count();
+        wharf.syncSend("e2e-orders", new Order(10, "observed", 1));
+        await().atMost(WAIT).until(() -> listeners.bodies("json").contains("observed"));
+
+        assertThat(meters.get("wharf.messages.sent").functionCounter().count()).isGreaterThan(sentBefore);
+        assertThat(meters.get("wharf.message.publish").tag("messaging.destination.name", "e2e-orders").timer()
+                .count()).isPositive();
+        await().atMost(WAIT).until(() -> meters.find("wharf.message.process")
+                .tag("messaging.consumer.group.name", "e2e-json").timer() != null);
+        Health h = health.health(true);
+        assertThat(h.getStatus()).isEqualTo(Status.UP);
+        @SuppressWarnings("unchecked")
+        Map<String, String> states = (Map<String, String>) h.getDetails().get("listeners");
+        assertThat(states).hasSize(10).containsEntry("listeners#onStep", "RUNNING");
     }
 
     @Test
