@@ -89,6 +89,26 @@ final class SessionSender {
         }
     }
 
+    /** Sends a message already in the broker's form; see {@link WharfSession#sendNative}. */
+    String sendNative(dev.wharf.common.message.Message wire, String shardingKey) throws JMSException {
+        if (wire == null || wire.getTopic() == null) {
+            throw new MessageFormatException("The message or its topic is null; give a message with a topic.");
+        }
+        if (wire.getUniqueKey() == null) {
+            wire.putProperty(dev.wharf.common.message.MessageProperties.UNIQUE_CLIENT_MESSAGE_ID,
+                    UniqueIdGenerator.next());
+        }
+        wire.putProperty(WireProperties.CONNECTION_ID, connection.link().connectionId());
+        if (!async.isCallbackThread()) {
+            awaitAsync();
+        }
+        String topic = wire.getTopic();
+        WharfDestination destination = dev.wharf.jms.destination.Destinations.create(
+                dev.wharf.jms.destination.DestinationKind.TOPIC, topic);
+        store(destination, wire, shardingKey);
+        return wire.getUniqueKey();
+    }
+
     /**
      * Sets the headers a send sets, on the application's own message object (3.4.1 to 3.4.12), also when it is
      * a message of another provider: its setters are the only way to give the headers back to the application.

@@ -349,6 +349,22 @@ public class WharfSession implements Session, QueueSession, TopicSession {
                 settings.timeToLive(), settings, listener);
     }
 
+    /**
+     * Sends a message already in the broker's form (built by a non-JMS API on top of this provider, such as a
+     * Spring template) through this session: in a transacted session as a half message of the session's
+     * transaction, so it commits or rolls back with the session's JMS messages; otherwise at once. Messages with the
+     * same {@code shardingKey} go to the same queue of the topic, as JMS messages with that JMSXGroupID do.
+     *
+     * @param message     the message; its topic is the destination
+     * @param shardingKey the key that picks the queue, or null for the session's queue of the topic
+     * @return the message's unique id (its UNIQ_KEY)
+     */
+    public String sendNative(dev.wharf.common.message.Message message, String shardingKey) throws JMSException {
+        checkOpen();
+        checkNotInCompletionListener("sendNative");
+        return sender.sendNative(message, shardingKey);
+    }
+
     void awaitAsyncSends() throws JMSException {
         sender.awaitAsync();
     }

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.wharf.spring.annotation.MessageListener;
 import dev.wharf.spring.boot.actuate.WharfHealthIndicator;
 import dev.wharf.spring.boot.embedded.EmbeddedWharfBroker;
 import dev.wharf.spring.boot.it.ShopApplication;
 import dev.wharf.spring.boot.it.ShopListeners;
+import dev.wharf.spring.core.WharfTemplate;
+import dev.wharf.spring.support.WharfHeaders;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.util.Version;
 import java.nio.file.Path;
@@ -23,15 +26,17 @@ import org.springframework.boot.actuate.health.Status;
 import org.springframework.core.SpringVersion;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jms.core.JmsTemplate;
+import org.springframework.messaging.handler.annotation.Header;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The shop as a Spring Boot 3.5 application on the Boot 3 starter and its embedded broker: the application starts
  * (Boot's own JMS auto-configuration and Wharf's side by side), Boot's JmsTemplate and {@code @JmsListener} work
- * unchanged, dead letters, health through Boot 3's actuator, meters, and a database rollback that sends nothing.
+ * unchanged, dead letters, health through Boot 3's actuator, meters, and a database rollback that sends nothing;
+ * and the RocketMQ-style API: a {@code @MessageListener} answering a WharfTemplate request with JSON.
  */
-@SpringBootTest(classes = ShopApplication.class, properties = {
+@SpringBootTest(classes = { ShopApplication.class, Boot35MessagingTest.Greeter.class }, properties = {
         "spring.application.name=shop-boot35",
         "wharf.max-reconsume-times=2",
         "spring.sql.init.mode=always",
@@ -63,6 +68,30 @@ class Boot35MessagingTest {
     MeterRegistry meters;
     @Autowired
     dev.wharf.spring.boot.it.OrderService orders;
+
+    /** A {@code @MessageListener} whose return value is the reply. */
+    static class Greeter {
+
+        record Greeting(String to, int times) {
+        }
+
+        @MessageListener(topic = "boot35-greetings", consumerGroup = "boot35-greeter")
+        Greeting greet(Greeting request, @Header(WharfHeaders.TAGS) String tag) {
+            return new Greeting(request.to() + " (" + tag + ")", request.times() + 1);
+        }
+    }
+
+    @Autowired
+    WharfTemplate wharfTemplate;
+
+    @Test
+    void aMessageListenerAnswersAWharfTemplateRequestOnBoot35() {
+        Greeter.Greeting reply = wharfTemplate.sendAndReceive("boot35-greetings:hello",
+                new Greeter.Greeting("boot", 1), Greeter.Greeting.class, WAIT);
+        assertThat(reply).isEqualTo(new Greeter.Greeting("boot (hello)", 2));
+        assertThat(health.getHealth(true).getDetails().get("listeners").toString())
+                .contains("greeter#greet=RUNNING");
+    }
 
     @Test
     void theApplicationRunsOnBoot35SpringFramework62AndNetty41() {

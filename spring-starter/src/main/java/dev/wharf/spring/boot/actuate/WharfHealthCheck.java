@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The health of the application's broker, apart from the health API of a Spring Boot generation (Boot 4's
@@ -25,10 +26,21 @@ public final class WharfHealthCheck {
 
     private final WharfConnectionDetails details;
     private final WharfBrokerClient client;
+    private final Supplier<Map<String, String>> listenerStates;
 
     public WharfHealthCheck(WharfConnectionDetails details, WharfBrokerClient client) {
+        this(details, client, Map::of);
+    }
+
+    /**
+     * @param listenerStates the state of each {@code @MessageListener} container by id, shown under "listeners";
+     *                       a container whose state starts with FAILED makes the application down
+     */
+    public WharfHealthCheck(WharfConnectionDetails details, WharfBrokerClient client,
+                            Supplier<Map<String, String>> listenerStates) {
         this.details = details;
         this.client = client;
+        this.listenerStates = listenerStates;
     }
 
     /** The broker URL the application uses; an indicator shows it also when the check throws. */
@@ -48,6 +60,16 @@ public final class WharfHealthCheck {
         EmbeddedWharfBroker embedded = details.embeddedBroker();
         if (embedded != null && !embeddedHealthy(embedded, out)) {
             return new Result(false, out);
+        }
+        Map<String, String> listeners = listenerStates.get();
+        if (!listeners.isEmpty()) {
+            out.put("listeners", listeners);
+            for (Map.Entry<String, String> l : listeners.entrySet()) {
+                if (l.getValue().startsWith("FAILED")) {
+                    out.put("error", "The @MessageListener " + l.getKey() + " failed: " + l.getValue());
+                    return new Result(false, out);
+                }
+            }
         }
         ClusterInfo cluster = client.clusterInfo();
         TreeSet<String> brokers = new TreeSet<>(cluster.brokerAddrTable().keySet());

@@ -1,6 +1,8 @@
 package dev.wharf.spring.boot.actuate;
 
 import dev.wharf.spring.boot.autoconfigure.WharfConnectionDetails;
+import java.util.Map;
+import java.util.function.Supplier;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
@@ -12,6 +14,13 @@ public final class WharfHealthIndicator extends AbstractHealthIndicator {
     public WharfHealthIndicator(WharfConnectionDetails details, WharfBrokerClient client) {
         super("Wharf health check failed");
         this.check = new WharfHealthCheck(details, client);
+    }
+
+    /** With the states of the {@code @MessageListener} containers (see {@link WharfHealthCheck}). */
+    public WharfHealthIndicator(WharfConnectionDetails details, WharfBrokerClient client,
+                                Supplier<Map<String, String>> listenerStates) {
+        super("Wharf health check failed");
+        this.check = new WharfHealthCheck(details, client, listenerStates);
     }
 
     @Override

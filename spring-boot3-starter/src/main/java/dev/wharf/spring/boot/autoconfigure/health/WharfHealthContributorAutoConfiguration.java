@@ -4,6 +4,9 @@ import dev.wharf.spring.boot.actuate.WharfBrokerClient;
 import dev.wharf.spring.boot.actuate.WharfHealthIndicator;
 import dev.wharf.spring.boot.autoconfigure.WharfAutoConfiguration;
 import dev.wharf.spring.boot.autoconfigure.WharfConnectionDetails;
+import dev.wharf.spring.listener.MessageListenerRegistry;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -30,7 +33,11 @@ public final class WharfHealthContributorAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "wharfHealthIndicator")
-    WharfHealthIndicator wharfHealthIndicator(WharfConnectionDetails details, WharfBrokerClient client) {
-        return new WharfHealthIndicator(details, client);
+    WharfHealthIndicator wharfHealthIndicator(WharfConnectionDetails details, WharfBrokerClient client,
+            ObjectProvider<MessageListenerRegistry> listeners) {
+        return new WharfHealthIndicator(details, client, () -> {
+            MessageListenerRegistry registry = listeners.getIfAvailable();
+            return registry == null ? Map.of() : registry.states();
+        });
     }
 }
