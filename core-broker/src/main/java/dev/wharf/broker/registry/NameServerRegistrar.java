@@ -43,6 +43,9 @@ public final class NameServerRegistrar {
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean again = new AtomicBoolean();
     private final Map<String, Long> lastSuccess = new ConcurrentHashMap<>();
+    /** Registrations refused in a row (reset by a successful one). */
+    private final java.util.concurrent.atomic.AtomicInteger refusals = new java.util.concurrent.atomic.AtomicInteger();
+    private static final long REFUSED_RETRY_MILLIS = 1_000;
     private volatile MasterInfo master = new MasterInfo(null, null);
 
     /** A slave's master as a NameServer names it: its client address and its HA address. */
@@ -104,8 +107,12 @@ public final class NameServerRegistrar {
             } else if (response.code() != ResponseCode.SUCCESS) {
                 log.warn("NameServer {} refused to {}: {} {}", addr, what.replace(" with", ""),
                         ResponseCode.name(response.code()), response.remark());
+                if (request.code() == RequestCode.REGISTER_BROKER) {
+                    retryRefused();
+                }
             } else {
                 if (request.code() == RequestCode.REGISTER_BROKER) {
+                    refusals.set(0);
                     lastSuccess.put(addr, System.currentTimeMillis());
                     learnMaster(addr, response);
                 }
@@ -141,6 +148,25 @@ public final class NameServerRegistrar {
                 executor.execute(this::runOnce);
             }
         });
+    }
+
+    /**
+     * A refused registration (a live old master still holds the name and id, a failover under way) is tried again
+     * soon, not at the next period: 1 s, then doubling to 16 s while refusals go on.
+     */
+    private void retryRefused() {
+        int n = Math.min(refusals.getAndIncrement(), 4);
+        try {
+            CompletableFuture.delayedExecutor(REFUSED_RETRY_MILLIS << n, TimeUnit.MILLISECONDS).execute(() -> {
+                try {
+                    requestRegistration();
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // the broker is shutting down
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // shutting down
+        }
     }
 
     /** Unregisters from every NameServer, waiting at most the timeout. */

@@ -12,7 +12,7 @@ import java.nio.file.StandardCopyOption;
  * minInSyncReplicas=2, every port 0, its controller id assigned at the first start and kept in the store folder.
  * Writes its broker address to the given file once it listens and runs until the process is destroyed.
  * Arguments: storeDir addressFile namesrvAddr controllerAddr; with controllerAddr "-" a classic replica instead:
- * ... - brokerId masterHaAddress (a master writes "brokerAddress haAddress").
+ * ... - brokerId masterHaAddress [minInSyncReplicas, default 2] (a master writes "brokerAddress haAddress").
  */
 public final class ChildReplicaMain {
 
@@ -27,7 +27,7 @@ public final class ChildReplicaMain {
             s = HaCluster.settings(Path.of(args[0]), id == 0 ? BrokerRole.SYNC_MASTER : BrokerRole.SLAVE, id);
             s.broker().setNamesrvAddr(args[2]);
             s.broker().setSlaveSynchronizeInterval(500);
-            s.ha().setMinInSyncReplicas(2);
+            s.ha().setMinInSyncReplicas(args.length > 6 ? Integer.parseInt(args[6]) : 2);
             if (id > 0) {
                 s.ha().setHaMasterAddress(args[5]);
             }

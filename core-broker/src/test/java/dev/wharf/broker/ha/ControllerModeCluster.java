@@ -116,7 +116,8 @@ final class ControllerModeCluster implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(r.log.toFile()))
                 .start();
         Process p = r.process;
-        await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(addressFile) || !p.isAlive());
+        await().atMost(Duration.ofSeconds(Long.getLong("wharf.replica.startSeconds", 60)))
+                .until(() -> Files.exists(addressFile) || !p.isAlive());
         if (!p.isAlive()) {
             throw new IllegalStateException("replica " + r.store.getFileName() + " died at start; see " + r.log);
         }

@@ -76,16 +76,23 @@ class FailoverMeasureTest {
     void throughputWithAndWithoutController() throws Exception {
         int seconds = Integer.getInteger("wharf.failover.tpsSeconds", 20);
         int producers = Integer.getInteger("wharf.failover.producers", 8);
-        double[] withController = new double[2];
-        double[] classic = new double[2];
-        for (int round = 0; round < 2; round++) { // alternate, so drift of a shared machine hits both
+        int rounds = Integer.getInteger("wharf.failover.tpsRounds", 2);
+        double[] withController = new double[rounds];
+        double[] classic = new double[rounds];
+        double[] classicAll = new double[rounds];
+        for (int round = 0; round < rounds; round++) { // alternate, so drift of a shared machine hits all
             withController[round] = controllerModeTps(dir.resolve("ctrl-" + round), seconds, producers);
-            classic[round] = classicTps(dir.resolve("classic-" + round), seconds, producers);
+            classic[round] = classicTps(dir.resolve("classic-" + round), seconds, producers, 2);
+            // the classic group waiting for both slaves, as controller mode waits for every sync-state-set member
+            classicAll[round] = classicTps(dir.resolve("classic-all-" + round), seconds, producers, 3);
         }
-        double c = (withController[0] + withController[1]) / 2;
-        double k = (classic[0] + classic[1]) / 2;
-        System.out.printf("TPS controller mode %.0f %.0f, without controller %.0f %.0f: ratio %.3f (%d producers,"
-                + " %d s each)%n", withController[0], withController[1], classic[0], classic[1], c / k, producers,
+        double c = java.util.Arrays.stream(withController).average().orElse(0);
+        double k = java.util.Arrays.stream(classic).average().orElse(0);
+        double a = java.util.Arrays.stream(classicAll).average().orElse(0);
+        System.out.printf("TPS controller mode %s, without controller (minInSyncReplicas=2) %s: ratio %.3f;"
+                + " without controller waiting for both slaves (minInSyncReplicas=3) %s: controller mode / it %.3f"
+                + " (%d producers, %d s each)%n", java.util.Arrays.toString(withController),
+                java.util.Arrays.toString(classic), c / k, java.util.Arrays.toString(classicAll), c / a, producers,
                 seconds);
     }
 
@@ -99,12 +106,13 @@ class FailoverMeasureTest {
         }
     }
 
-    private double classicTps(Path at, int seconds, int producers) throws Exception {
+    private double classicTps(Path at, int seconds, int producers, int minInSyncReplicas) throws Exception {
         try (ControllerModeCluster cluster = new ControllerModeCluster(at)) {
             Replica master = cluster.replica("m");
-            cluster.start(master, "-", "0", "-");
-            cluster.start(cluster.replica("s1"), "-", "1", master.haAddress);
-            cluster.start(cluster.replica("s2"), "-", "2", master.haAddress);
+            String min = Integer.toString(minInSyncReplicas);
+            cluster.start(master, "-", "0", "-", min);
+            cluster.start(cluster.replica("s1"), "-", "1", master.haAddress, min);
+            cluster.start(cluster.replica("s2"), "-", "2", master.haAddress, min);
             return tps(cluster, seconds, producers);
         }
     }

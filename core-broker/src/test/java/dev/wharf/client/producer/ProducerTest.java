@@ -226,6 +226,40 @@ class ProducerTest {
         assertThat(failure.get()).isInstanceOf(ClientException.class).hasMessageContaining("bad topic");
     }
 
+    /**
+     * A master that stops answering (paused, cut off) gets one attempt per producer, which gives up after
+     * sendAttemptTimeout; the sends after it are not sent to that address again but wait for a route naming another
+     * master of the broker name (a failover), and go there as soon as it is registered.
+     */
+    @Test
+    void aSilentMasterIsNotSentAgainAndTheNextMasterTakesTheSends() throws Exception {
+        AtomicInteger heldBySilent = new AtomicInteger();
+        FakeBroker silent = new FakeBroker("broker-a");
+        brokers.add(silent);
+        silent.handle(RequestCode.SEND_MESSAGE, (channel, request) -> {
+            heldBySilent.incrementAndGet();
+            return null; // never answers
+        });
+        silent.registerWith(nameServer.address(), new TopicConfig("t", 1));
+        Producer producer = producer(nameServer.address());
+        producer.setSendMsgTimeout(1500);
+        producer.setSendAttemptTimeout(400);
+
+        assertThatThrownBy(() -> producer.send(new Message("t", new byte[1]))).isInstanceOf(ClientException.class)
+                .hasMessageContaining("left a send unanswered");
+        assertThat(heldBySilent).as("one attempt, then the send waited for another master").hasValue(1);
+        assertThatThrownBy(() -> producer.send(new Message("t", new byte[1]))).isInstanceOf(ClientException.class)
+                .hasMessageContaining("names no other master yet");
+        assertThat(heldBySilent).as("the silent master is not sent to again").hasValue(1);
+
+        silent.close(); // the failover: the old master leaves, a new one of the same name registers
+        broker("broker-a", "t");
+        producer.setSendMsgTimeout(5000);
+        assertThat(producer.send(new Message("t", new byte[1])).sendStatus()).isEqualTo(SendStatus.SEND_OK);
+        assertThat(received).extracting(Received::broker).containsExactly("broker-a");
+        assertThat(heldBySilent).hasValue(1);
+    }
+
     @Test
     void badMessagesAreRefusedBeforeAnyNetworkCall() throws Exception {
         Producer producer = producer("127.0.0.1:1");
