@@ -36,7 +36,20 @@ public final class RequestSignature {
 
     private static final String ALGORITHM = "HmacSHA256";
     private static final byte[] TAG = "WHARF-HMAC-SHA256-1".getBytes(StandardCharsets.UTF_8);
-    private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(RequestSignature::newMac);
+    private static final ThreadLocal<KeyedMac> MACS = ThreadLocal.withInitial(() -> new KeyedMac(newMac()));
+
+    /**
+     * A thread's Mac and the key it was last initialised with: a client signs, and a server checks most requests,
+     * with one user's key again and again, and initialising costs about as much as signing a small request.
+     */
+    private static final class KeyedMac {
+        final Mac mac;
+        byte[] key;
+
+        KeyedMac(Mac mac) {
+            this.mac = mac;
+        }
+    }
 
     private RequestSignature() {
     }
@@ -58,11 +71,18 @@ public final class RequestSignature {
     }
 
     private static byte[] mac(byte[] key, int code, Map<String, String> fields, byte[] body, List<ByteBuffer> buffers) {
-        Mac mac = MACS.get();
-        try {
-            mac.init(new SecretKeySpec(key, ALGORITHM));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("cannot initialise " + ALGORITHM + ": " + e.getMessage(), e);
+        KeyedMac keyed = MACS.get();
+        Mac mac = keyed.mac;
+        if (keyed.key != key) { // the same array: keys are decoded once per users-file load or credential
+            try {
+                mac.init(new SecretKeySpec(key, ALGORITHM));
+            } catch (GeneralSecurityException e) {
+                keyed.key = null;
+                throw new IllegalStateException("cannot initialise " + ALGORITHM + ": " + e.getMessage(), e);
+            }
+            keyed.key = key;
+        } else {
+            mac.reset(); // cheap, and nothing left over from a signature that failed half-way
         }
         mac.update(TAG);
         updateInt(mac, code);
