@@ -31,7 +31,8 @@ import org.apache.rocketmq.common.message.Message;
  * <p>Run: {@code mvn -q -pl rocketmq-compat-tests -am test-compile exec:java -Dexec.args="--seconds 10"}
  * (the module's exec configuration names this class and the test class path).
  * Options: {@code --seconds} per send phase (default 10, after a 3 s warm-up per client), {@code --rounds} (default
- * 3), {@code --threads} (default 4), {@code --size} (default 1024).
+ * 3), {@code --threads} (default 4), {@code --size} (default 1024), {@code --apache}: the RocketMQ client against
+ * Apache RocketMQ's own NameServer and broker in the same JVM as a third contender (needs {@code -Papache-broker}).
  */
 public final class ClientThroughput {
 
@@ -41,7 +42,9 @@ public final class ClientThroughput {
     private int rounds = 3;
     private int threads = 4;
     private int size = 1024;
+    private boolean apache;
     private WharfServers servers;
+    private ApacheServers apacheServers;
     private int run;
 
     /** One client's way to send and to consume. */
@@ -70,6 +73,11 @@ public final class ClientThroughput {
 
     private void parse(String[] args) {
         for (int i = 0; i < args.length; i += 2) {
+            if (args[i].equals("--apache")) {
+                apache = true;
+                i--;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException("option " + args[i] + " needs a value");
             }
@@ -80,7 +88,7 @@ public final class ClientThroughput {
                 case "--threads" -> threads = value;
                 case "--size" -> size = value;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; use --seconds, --rounds, --threads or --size");
+                        + "; use --seconds, --rounds, --threads, --size or --apache");
             }
         }
     }
@@ -96,8 +104,14 @@ public final class ClientThroughput {
             s.broker().setSendMessageThreadPoolNums(4);
             s.broker().setDefaultTopicQueueNums(QUEUES);
         });
-        List<Client> clients = List.of(new RocketMqClient(), new WharfClient());
-        List<List<double[]>> results = List.of(new ArrayList<>(), new ArrayList<>());
+        List<Client> clients = new ArrayList<>(List.of(new RocketMqClient("RocketMQ->Wharf", servers.namesrvAddr()),
+                new WharfClient()));
+        if (apache) {
+            apacheServers = ApacheServers.start(dir.resolve("apache"), QUEUES);
+            clients.add(new RocketMqClient("RocketMQ->Apache", apacheServers.namesrvAddr()));
+        }
+        List<List<double[]>> results = new ArrayList<>();
+        clients.forEach(c -> results.add(new ArrayList<>()));
         System.out.printf(Locale.ROOT, "%d rounds, %d threads, %d-byte bodies, %d s sends, synchronous%n", rounds,
                 threads, size, seconds);
         try {
@@ -119,15 +133,26 @@ public final class ClientThroughput {
             }
         } finally {
             servers.close();
+            if (apacheServers != null) {
+                apacheServers.close();
+            }
+            try (var files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
         }
-        double[] rocket = medians(results.get(0));
-        double[] wharf = medians(results.get(1));
-        System.out.printf(Locale.ROOT, "median  %-16s send %,10.0f msg/s   consume %,10.0f msg/s%n", clients.get(0).name(),
-                rocket[0], rocket[1]);
-        System.out.printf(Locale.ROOT, "median  %-16s send %,10.0f msg/s   consume %,10.0f msg/s%n", clients.get(1).name(),
-                wharf[0], wharf[1]);
-        System.out.printf(Locale.ROOT, "ratio RocketMQ client / Wharf client: send %.2fx, consume %.2fx%n",
-                rocket[0] / wharf[0], rocket[1] / wharf[1]);
+        List<double[]> medians = new ArrayList<>();
+        for (int c = 0; c < clients.size(); c++) {
+            double[] m = medians(results.get(c));
+            medians.add(m);
+            System.out.printf(Locale.ROOT, "median  %-16s send %,10.0f msg/s   consume %,10.0f msg/s%n",
+                    clients.get(c).name(), m[0], m[1]);
+        }
+        System.out.printf(Locale.ROOT, "ratio RocketMQ client / Wharf client, both on Wharf: send %.2fx, consume %.2fx%n",
+                medians.get(0)[0] / medians.get(1)[0], medians.get(0)[1] / medians.get(1)[1]);
+        if (apache) {
+            System.out.printf(Locale.ROOT, "ratio RocketMQ client on Wharf / on Apache RocketMQ: send %.2fx, consume"
+                    + " %.2fx%n", medians.get(0)[0] / medians.get(2)[0], medians.get(0)[1] / medians.get(2)[1]);
+        }
     }
 
     private double[] round(Client client) throws Exception {
@@ -194,16 +219,23 @@ public final class ClientThroughput {
 
     private final class RocketMqClient implements Client {
         private final List<DefaultMQProducer> producers = new ArrayList<>();
+        private final String name;
+        private final String namesrvAddr;
+
+        RocketMqClient(String name, String namesrvAddr) {
+            this.name = name;
+            this.namesrvAddr = namesrvAddr;
+        }
 
         @Override
         public String name() {
-            return "RocketMQ 5 client";
+            return name;
         }
 
         @Override
         public Sender sender() throws Exception {
             DefaultMQProducer producer = new DefaultMQProducer("bench-rmq-pg-" + run + "-" + producers.size());
-            producer.setNamesrvAddr(servers.namesrvAddr());
+            producer.setNamesrvAddr(namesrvAddr);
             producer.setInstanceName("bench-rmq-" + run + "-" + producers.size());
             producer.setSendMsgTimeout(15_000);
             producer.start();
@@ -227,7 +259,7 @@ public final class ClientThroughput {
             AtomicLong seen = new AtomicLong();
             AtomicLong last = new AtomicLong();
             DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("bench-rmq-cg-" + run);
-            consumer.setNamesrvAddr(servers.namesrvAddr());
+            consumer.setNamesrvAddr(namesrvAddr);
             consumer.setInstanceName("bench-rmq-c-" + run);
             consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
             consumer.subscribe(topic, "*");
