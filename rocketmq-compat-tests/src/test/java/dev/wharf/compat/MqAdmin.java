@@ -4,7 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import org.apache.commons.cli.CommandLine;
-import org.apache.commons.cli.DefaultParser;
+import org.apache.commons.cli.PosixParser;
 import org.apache.commons.cli.Options;
 import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.srvutil.ServerUtil;
@@ -20,13 +20,15 @@ final class MqAdmin {
     private MqAdmin() {
     }
 
+    @SuppressWarnings("deprecation")
     static synchronized String run(String namesrvAddr, SubCommand command, String... args) throws Exception {
         Options options = command.buildCommandlineOptions(ServerUtil.buildCommandlineOptions(new Options()));
         String[] all = new String[args.length + 2];
         all[0] = "-n";
         all[1] = namesrvAddr;
         System.arraycopy(args, 0, all, 2, args.length);
-        CommandLine line = new DefaultParser().parse(options, all);
+        // the parser both tools lines have (4.9.x ships a commons-cli without DefaultParser)
+        CommandLine line = new PosixParser().parse(options, all);
         // what MQAdminStartup does with -n: the admin client reads the address from this property
         System.setProperty(MixAll.NAMESRV_ADDR_PROPERTY, namesrvAddr);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
