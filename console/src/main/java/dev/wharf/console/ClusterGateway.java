@@ -55,8 +55,8 @@ public class ClusterGateway implements DisposableBean {
 
     public ClusterGateway(ConsoleSettings settings) throws ClientException {
         if (settings.namesrv() == null || settings.namesrv().isBlank()) {
-            throw new IllegalStateException("wharf.console.namesrv is not set; start the console with --namesrv"
-                    + " HOST:PORT");
+            throw new StartupRefusal("wharf.console.namesrv is not set.", "Start the console with --namesrv"
+                    + " HOST:PORT.");
         }
         ClientConfig config = new ClientConfig();
         config.setNamesrvAddr(settings.namesrv());
@@ -64,8 +64,8 @@ public class ClusterGateway implements DisposableBean {
         config.setInstanceName("wharf-console-" + ProcessHandle.current().pid() + "-" + INSTANCES.incrementAndGet());
         if (settings.clusterUser() != null && !settings.clusterUser().isBlank()) {
             if (settings.clusterPassword() == null || settings.clusterPassword().isEmpty()) {
-                throw new IllegalStateException("wharf.console.cluster-user is set but not its password; give it as"
-                        + " the environment variable WHARF_CONSOLE_CLUSTER_PASSWORD");
+                throw new StartupRefusal("wharf.console.cluster-user is set but not its password.", "Give the"
+                        + " password as the environment variable WHARF_CONSOLE_CLUSTER_PASSWORD.");
             }
             config.withCredentials(settings.clusterUser().trim(), settings.clusterPassword());
         }

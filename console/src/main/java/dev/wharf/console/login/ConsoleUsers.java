@@ -1,6 +1,7 @@
 package dev.wharf.console.login;
 
 import dev.wharf.console.ConsoleSettings;
+import dev.wharf.console.StartupRefusal;
 import dev.wharf.security.AccessController;
 import dev.wharf.security.AclStore;
 import dev.wharf.security.Action;
@@ -35,7 +36,7 @@ public class ConsoleUsers {
     private final AclStore store;
     private final AccessController access;
 
-    public ConsoleUsers(ConsoleSettings settings, @Value("${server.address:}") String address) throws IOException {
+    public ConsoleUsers(ConsoleSettings settings, @Value("${server.address:}") String address) {
         String file = settings.usersFile();
         if (file == null || file.isBlank()) {
             store = null;
@@ -50,14 +51,19 @@ public class ConsoleUsers {
         }
         Path path = Path.of(file.trim());
         if (!Files.isRegularFile(path)) {
-            throw new IllegalStateException("The console's users file " + path + " does not exist; create users in"
-                    + " it with: WHARF_ACL_FILE=" + path + " bin/wharf admin user-create NAME --new-password");
+            throw new StartupRefusal("The console's users file " + path + " does not exist.", "Create users in it"
+                    + " with: WHARF_ACL_FILE=" + path + " bin/wharf admin user-create NAME --new-password");
         }
-        store = new AclStore(path, System::currentTimeMillis);
-        if (store.size() == 0) {
-            throw new IllegalStateException("The console's users file " + path + " lists no user; nobody could sign"
-                    + " in. Create one with: WHARF_ACL_FILE=" + path + " bin/wharf admin user-create NAME"
+        try {
+            store = new AclStore(path, System::currentTimeMillis);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new StartupRefusal("The console's users file cannot be used: " + e.getMessage(), "Correct it, or"
+                    + " make it again with: WHARF_ACL_FILE=" + path + " bin/wharf admin user-create NAME"
                     + " --new-password");
+        }
+        if (store.size() == 0) {
+            throw new StartupRefusal("The console's users file " + path + " lists no user; nobody could sign in.",
+                    "Create one with: WHARF_ACL_FILE=" + path + " bin/wharf admin user-create NAME --new-password");
         }
         access = new AccessController(store, 0, System::currentTimeMillis);
     }
@@ -66,16 +72,16 @@ public class ConsoleUsers {
      * Refuses a console without users on an address other than loopback, unless {@code insecure}.
      *
      * @param address the address the console listens on; blank: every interface
-     * @throws IllegalStateException saying what to do
+     * @throws StartupRefusal saying what to do
      */
     static void checkExposure(String address, boolean usersConfigured, boolean insecure) {
         if (usersConfigured || insecure || isLoopback(address)) {
             return;
         }
-        throw new IllegalStateException("The console would listen on " + (address == null || address.isBlank()
+        throw new StartupRefusal("The console would listen on " + (address == null || address.isBlank()
                 ? "every interface" : address) + " without a login, and its pages delete topics, reset offsets"
-                + " and resend dead letters. Give it users with --users FILE (the broker's users-file format, made"
-                + " with 'wharf admin user-create'), listen on loopback (--bind 127.0.0.1), or start it with"
+                + " and resend dead letters.", "Give it users with --users FILE (the broker's users-file format,"
+                + " made with 'wharf admin user-create'), listen on loopback (--bind 127.0.0.1), or start it with"
                 + " --insecure to run it open on purpose.");
     }
 

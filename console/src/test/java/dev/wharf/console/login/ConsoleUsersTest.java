@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wharf.console.ConsoleSettings;
+import dev.wharf.console.StartupRefusal;
+import dev.wharf.console.StartupRefusalAnalyzer;
 import dev.wharf.console.TestUsers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /** Users and roles from a users file in the broker's format, and the refusal to run open on a public address. */
 class ConsoleUsersTest {
@@ -59,5 +62,18 @@ class ConsoleUsersTest {
         Files.writeString(empty, "{\"users\": []}");
         assertThatThrownBy(() -> new ConsoleUsers(settings(empty.toString(), false), "127.0.0.1"))
                 .hasMessageContaining("lists no user");
+        Path broken = dir.resolve("broken.json");
+        Files.writeString(broken, "{\"users\": [ {\"name\": \"x\"");
+        assertThatThrownBy(() -> new ConsoleUsers(settings(broken.toString(), false), "127.0.0.1"))
+                .isInstanceOf(StartupRefusal.class).hasMessageContaining("cannot be used")
+                .hasMessageContaining("is not valid JSON");
+    }
+
+    @Test
+    void aRefusalIsReportedAsProblemAndActionWithoutAStackTrace() {
+        FailureAnalysis analysis = new StartupRefusalAnalyzer().analyze(new IllegalStateException("while creating",
+                new StartupRefusal("The console would listen on 0.0.0.0 without a login.", "Give it users.")));
+        assertThat(analysis.getDescription()).isEqualTo("The console would listen on 0.0.0.0 without a login.");
+        assertThat(analysis.getAction()).isEqualTo("Give it users.");
     }
 }
