@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.messaging.Message;
 import org.springframework.messaging.MessageDeliveryException;
@@ -53,7 +54,8 @@ public class WharfTemplate extends AbstractMessageSendingTemplate<String> implem
 
     private static final SelectMessageQueueByHash BY_HASH = new SelectMessageQueueByHash();
 
-    private final Producer producer;
+    private final Supplier<Producer> producerFactory;
+    private volatile Producer producer;
     private final TransactionalSessions transactions;
     private final ConnectionFactory connectionFactory;
     private final SendObservations observations;
@@ -70,7 +72,16 @@ public class WharfTemplate extends AbstractMessageSendingTemplate<String> implem
      * @param observations      where sends are observed; {@link ObservationRegistry#NOOP} for none
      */
     public WharfTemplate(Producer producer, ConnectionFactory connectionFactory, ObservationRegistry observations) {
-        this.producer = Objects.requireNonNull(producer, "producer");
+        this(supplierOf(Objects.requireNonNull(producer, "producer")), connectionFactory, observations);
+    }
+
+    /**
+     * @param producerFactory creates the producer on the first send outside a transaction (so that creating the
+     *                        template does not yet resolve the broker address)
+     */
+    public WharfTemplate(Supplier<Producer> producerFactory, ConnectionFactory connectionFactory,
+                         ObservationRegistry observations) {
+        this.producerFactory = Objects.requireNonNull(producerFactory, "producerFactory");
         this.connectionFactory = connectionFactory;
         this.transactions = new TransactionalSessions(connectionFactory);
         this.observations = new SendObservations(observations == null ? ObservationRegistry.NOOP : observations);
@@ -289,16 +300,22 @@ public class WharfTemplate extends AbstractMessageSendingTemplate<String> implem
                 throw new IllegalStateException("The WharfTemplate is shut down (the application is stopping).");
             }
             if (!started) {
+                Producer p = producerFactory.get();
                 try {
-                    producer.start();
+                    p.start();
                 } catch (ClientException e) {
-                    throw new MessagingException("The WharfTemplate's producer " + producer.getProducerGroup()
+                    throw new MessagingException("The WharfTemplate's producer " + p.getProducerGroup()
                             + " could not start: " + e.getMessage(), e);
                 }
+                producer = p;
                 started = true;
             }
         }
         return producer;
+    }
+
+    private static Supplier<Producer> supplierOf(Producer producer) {
+        return () -> producer;
     }
 
     static MessagingException failure(String topic, Exception e) {
@@ -314,10 +331,6 @@ public class WharfTemplate extends AbstractMessageSendingTemplate<String> implem
         return failure;
     }
 
-    /** The producer group of the template's own sends. */
-    public String getProducerGroup() {
-        return producer.getProducerGroup();
-    }
 
     @Override
     public void destroy() {

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +35,7 @@ public final class ListenerContainer {
 
     private final ListenerEndpoint endpoint;
     private final ListenerInvoker invoker;
-    private final ClientConfig clientConfig;
+    private final Supplier<ClientConfig> clientConfig;
     private final Duration shutdownTimeout;
     private final Path offsetStoreDir;
     private final TopicCreator topics;
@@ -42,7 +43,7 @@ public final class ListenerContainer {
     private volatile State state = State.CREATED;
     private volatile String failure;
 
-    ListenerContainer(ListenerInvoker invoker, ClientConfig clientConfig, Duration shutdownTimeout,
+    ListenerContainer(ListenerInvoker invoker, Supplier<ClientConfig> clientConfig, Duration shutdownTimeout,
                       Path offsetStoreDir, TopicCreator topics) {
         this.endpoint = invoker.endpoint();
         this.invoker = invoker;
@@ -116,7 +117,7 @@ public final class ListenerContainer {
     }
 
     private PushConsumer create() {
-        PushConsumer c = new PushConsumer(endpoint.consumerGroup(), clientConfig);
+        PushConsumer c = new PushConsumer(endpoint.consumerGroup(), clientConfig.get());
         c.subscribe(endpoint.topic(), endpoint.selector());
         c.setMessageModel(endpoint.messageModel() == MessageModel.BROADCASTING
                 ? ConsumerModel.MessageModel.BROADCASTING : ConsumerModel.MessageModel.CLUSTERING);

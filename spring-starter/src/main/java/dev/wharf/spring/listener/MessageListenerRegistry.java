@@ -25,7 +25,7 @@ import org.springframework.messaging.handler.invocation.InvocableHandlerMethod;
  */
 public final class MessageListenerRegistry implements SmartLifecycle, DisposableBean {
 
-    private final ClientConfig clientConfig;
+    private final Supplier<ClientConfig> clientConfig;
     private final Duration shutdownTimeout;
     private final Path offsetStoreDir;
     private final TopicCreator topics;
@@ -35,22 +35,35 @@ public final class MessageListenerRegistry implements SmartLifecycle, Disposable
     private volatile boolean running;
 
     /**
-     * @param clientConfig    the client settings of every container (one client id for the context)
+     * @param clientConfig    the client settings of every container (one client id for the context), asked when
+     *                        the first container starts
      * @param shutdownTimeout how long a stopping container waits for messages in progress
      * @param offsetStoreDir  where broadcasting listeners keep their offsets, or null for the client's default
      * @param topicQueues     the queues of a topic a listener creates because no broker has it
      * @param template        sends the replies
      * @param observations    observes listener calls
      */
-    public MessageListenerRegistry(ClientConfig clientConfig, Duration shutdownTimeout, Path offsetStoreDir,
+    public MessageListenerRegistry(Supplier<ClientConfig> clientConfig, Duration shutdownTimeout, Path offsetStoreDir,
                                    int topicQueues, Supplier<WharfTemplate> template,
                                    Supplier<ObservationRegistry> observations) {
-        this.clientConfig = Objects.requireNonNull(clientConfig, "clientConfig");
+        this.clientConfig = memoized(Objects.requireNonNull(clientConfig, "clientConfig"));
         this.shutdownTimeout = Objects.requireNonNull(shutdownTimeout, "shutdownTimeout");
         this.offsetStoreDir = offsetStoreDir;
         this.topics = new TopicCreator(clientConfig, topicQueues);
         this.replies = new Replies(template);
         this.observations = observations;
+    }
+
+    private static Supplier<ClientConfig> memoized(Supplier<ClientConfig> supplier) {
+        ClientConfig[] made = new ClientConfig[1];
+        return () -> {
+            synchronized (made) {
+                if (made[0] == null) {
+                    made[0] = supplier.get();
+                }
+                return made[0];
+            }
+        };
     }
 
     /** Adds the container of a listener; started at once when the registry runs and the listener auto-starts. */

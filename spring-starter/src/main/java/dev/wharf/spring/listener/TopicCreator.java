@@ -5,6 +5,7 @@ import dev.wharf.client.ClientException;
 import dev.wharf.client.admin.AdminClient;
 import dev.wharf.protocol.ResponseCode;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,11 +20,11 @@ final class TopicCreator implements AutoCloseable {
 
     private static final long ROUTE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
 
-    private final ClientConfig config;
+    private final Supplier<ClientConfig> config;
     private final int queues;
     private AdminClient admin;
 
-    TopicCreator(ClientConfig config, int queues) {
+    TopicCreator(Supplier<ClientConfig> config, int queues) {
         this.config = config;
         this.queues = queues;
     }
@@ -68,7 +69,7 @@ final class TopicCreator implements AutoCloseable {
 
     private AdminClient admin() throws ClientException {
         if (admin == null) {
-            AdminClient a = new AdminClient(config);
+            AdminClient a = new AdminClient(config.get());
             a.start();
             admin = a;
         }

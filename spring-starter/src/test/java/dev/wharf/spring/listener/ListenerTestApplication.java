@@ -7,6 +7,7 @@ import dev.wharf.spring.annotation.MessageListener;
 import dev.wharf.spring.annotation.MessageModel;
 import dev.wharf.spring.annotation.SelectorType;
 import dev.wharf.spring.core.WharfTemplate;
+import dev.wharf.spring.listener.readme.Shop;
 import dev.wharf.spring.support.WharfHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -24,7 +25,7 @@ import org.springframework.transaction.annotation.Transactional;
 /** An application with {@code @MessageListener} methods of several kinds, for the end-to-end tests. */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({ ListenerTestApplication.Listeners.class, ListenerTestApplication.Orders.class })
+@Import({ ListenerTestApplication.Listeners.class, ListenerTestApplication.Orders.class, Shop.class })
 class ListenerTestApplication {
 
     /** A JSON payload. */

@@ -13,6 +13,7 @@ import dev.wharf.spring.listener.ListenerTestApplication.Listeners;
 import dev.wharf.spring.listener.ListenerTestApplication.Order;
 import dev.wharf.spring.listener.ListenerTestApplication.Orders;
 import dev.wharf.spring.listener.ListenerTestApplication.Step;
+import dev.wharf.spring.listener.readme.Shop;
 import dev.wharf.spring.support.WharfHeaders;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.jms.TextMessage;
@@ -88,12 +89,14 @@ class MessageListenerEndToEndTest {
     @Autowired
     WharfHealthIndicator health;
     @Autowired
+    Shop shop;
+    @Autowired
     MeterRegistry meters;
 
     /** A consumer that starts at the last offset must own its queues before the test sends. */
     @BeforeEach
     void listenersOwnTheirQueues() {
-        assertThat(registry.getContainers()).hasSize(10).allMatch(ListenerContainer::isRunning);
+        assertThat(registry.getContainers()).hasSize(15).allMatch(ListenerContainer::isRunning);
         await().atMost(WAIT).until(() -> registry.getContainers().stream()
                 .allMatch(c -> !c.assignedQueues().isEmpty()));
     }
@@ -247,7 +250,15 @@ class MessageListenerEndToEndTest {
         assertThat(h.getStatus()).isEqualTo(Status.UP);
         @SuppressWarnings("unchecked")
         Map<String, String> states = (Map<String, String>) h.getDetails().get("listeners");
-        assertThat(states).hasSize(10).containsEntry("listeners#onStep", "RUNNING");
+        assertThat(states).hasSize(15).containsEntry("listeners#onStep", "RUNNING");
+    }
+
+    @Test
+    void theReadmeExampleRunsAsWritten() {
+        shop.advance(1, "PAID");
+        shop.examples();
+        assertThat(registry.states()).containsEntry("shop#audit", "RUNNING").containsEntry("shop#audit#1", "RUNNING")
+                .containsEntry("shop#onStep", "RUNNING");
     }
 
     @Test

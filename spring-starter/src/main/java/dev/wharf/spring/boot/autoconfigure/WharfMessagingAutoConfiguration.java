@@ -49,14 +49,17 @@ public final class WharfMessagingAutoConfiguration {
             ObjectProvider<ConnectionFactory> connectionFactory, ObjectProvider<ObservationRegistry> observations,
             @org.springframework.beans.factory.annotation.Qualifier(
                     MessageListenerAnnotationBeanPostProcessor.DEFAULT_CONVERTER) MessageConverter converter) {
-        Producer producer = new Producer(templateGroup(properties, messaging, environment),
-                MessagingClientConfigs.create(details, properties, messaging.getInstanceName(), "template"));
+        String group = templateGroup(properties, messaging, environment);
         Duration timeout = properties.getSendTimeout();
-        if (timeout != null) {
-            producer.setSendMsgTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis())));
-        }
-        WharfTemplate template = new WharfTemplate(producer, connectionFactory.getIfUnique(),
-                observations.getIfAvailable(() -> ObservationRegistry.NOOP));
+        // the producer (and the broker address, which may start a vm:// broker) only with the first send
+        WharfTemplate template = new WharfTemplate(() -> {
+            Producer producer = new Producer(group,
+                    MessagingClientConfigs.create(details, properties, messaging.getInstanceName(), "template"));
+            if (timeout != null) {
+                producer.setSendMsgTimeout((int) Math.min(Integer.MAX_VALUE, Math.max(1, timeout.toMillis())));
+            }
+            return producer;
+        }, connectionFactory.getIfUnique(), observations.getIfAvailable(() -> ObservationRegistry.NOOP));
         template.setMessageConverter(converter);
         return template;
     }
@@ -74,8 +77,13 @@ public final class WharfMessagingAutoConfiguration {
             throw new InvalidConfigurationPropertyValueException("wharf.messaging.topic-queues",
                     messaging.getTopicQueues(), "Give 1 to 1024 queues.");
         }
+        String instanceName = messaging.getInstanceName();
+        if (instanceName != null && instanceName.isBlank()) {
+            throw new InvalidConfigurationPropertyValueException("wharf.messaging.instance-name", instanceName,
+                    "Give a name, or leave the property unset for a name per application context.");
+        }
         return new MessageListenerRegistry(
-                MessagingClientConfigs.create(details, properties, messaging.getInstanceName(), "listener"),
+                () -> MessagingClientConfigs.create(details, properties, instanceName, "listener"),
                 messaging.getShutdownTimeout(), messaging.getOffsetStoreDir(), messaging.getTopicQueues(),
                 template::getObject, () -> observations.getIfAvailable(() -> ObservationRegistry.NOOP));
     }
