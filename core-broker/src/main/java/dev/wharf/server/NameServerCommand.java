@@ -68,7 +68,7 @@ final class NameServerCommand implements Callable<Integer> {
         ControllerConfig controllerConfig = settings.controller();
         Foreground foreground = new Foreground();
         NameServer nameServer = Servers.startNameServer(settings.nameServer(), settings.netty(), controllerConfig,
-                foreground);
+                foreground).nameServer();
         String line = ReadyLine.nameServer(nameServer.address());
         if (nameServer.controller() != null) {
             line += " (controller " + controllerConfig.getControllerSelfId() + ", peers "
