@@ -4,6 +4,7 @@ import dev.wharf.common.config.BeanBinder;
 import dev.wharf.controller.ControllerConfig;
 import dev.wharf.controller.ControllerPeers;
 import dev.wharf.namesrv.NameServer;
+import dev.wharf.server.cli.CliException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

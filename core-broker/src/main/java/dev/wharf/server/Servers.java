@@ -6,6 +6,8 @@ import dev.wharf.embedded.EmbeddedServer;
 import dev.wharf.embedded.EmbeddedServerException;
 import dev.wharf.namesrv.NameServerConfig;
 import dev.wharf.remoting.NettyServerConfig;
+import dev.wharf.server.cli.CliException;
+import dev.wharf.server.cli.ExitCodes;
 
 /** Starts the servers of the foreground commands and adds the command line's hints to their start-up failures. */
 final class Servers {

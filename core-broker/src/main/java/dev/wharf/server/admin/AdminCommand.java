@@ -1,7 +1,7 @@
 package dev.wharf.server.admin;
 
 import dev.wharf.client.ClientException;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;

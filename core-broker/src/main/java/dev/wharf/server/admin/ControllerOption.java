@@ -2,8 +2,8 @@ package dev.wharf.server.admin;
 
 import dev.wharf.controller.client.ControllerAdmin;
 import dev.wharf.controller.client.ControllerException;
-import dev.wharf.server.CliException;
-import dev.wharf.server.ExitCodes;
+import dev.wharf.server.cli.CliException;
+import dev.wharf.server.cli.ExitCodes;
 import picocli.CommandLine.Option;
 
 /** The {@code --controller} option of the controller admin commands, and turning controller errors into exits. */

@@ -2,7 +2,7 @@ package dev.wharf.server.admin;
 
 import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.MessageExt;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

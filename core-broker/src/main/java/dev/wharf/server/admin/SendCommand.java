@@ -4,7 +4,7 @@ import dev.wharf.client.producer.Producer;
 import dev.wharf.client.producer.SendResult;
 import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.Message;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -6,7 +6,7 @@ import dev.wharf.common.TopicValidator;
 import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.protocol.body.RouteData.QueueData;
 import dev.wharf.protocol.body.RouteData.TopicRouteData;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.wharf.server.admin;
 
 import dev.wharf.common.TopicValidator;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
