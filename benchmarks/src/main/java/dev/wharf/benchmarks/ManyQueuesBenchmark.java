@@ -47,32 +47,17 @@ public final class ManyQueuesBenchmark {
     }
 
     private void parse(String[] args) throws IOException {
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--dir" -> baseDir = Path.of(require(args[i], value));
-                case "--topics" -> topics = Integer.parseInt(require(args[i], value));
-                case "--queues" -> queues = Integer.parseInt(require(args[i], value));
-                case "--nofile" -> nofile = Integer.parseInt(require(args[i], value));
-                case "--xmx" -> xmx = require(args[i], value);
-                case "--cq-units" -> cqUnits = Integer.parseInt(require(args[i], value));
-                default -> throw new IllegalArgumentException("Unknown option " + args[i]
-                        + "; use --dir, --topics, --queues, --nofile, --xmx or --cq-units.");
-            }
-            i++;
-        }
-        if (baseDir == null) {
-            baseDir = Files.createTempDirectory("wharf-many-queues");
-            deleteBase = true;
-        }
+        BenchArgs a = BenchArgs.parse(args, List.of("--dir", "--topics", "--queues", "--nofile", "--xmx",
+                "--cq-units"));
+        topics = a.integer("--topics", topics);
+        queues = a.integer("--queues", queues);
+        nofile = a.integer("--nofile", nofile);
+        xmx = a.text("--xmx", xmx);
+        cqUnits = a.integer("--cq-units", cqUnits);
+        baseDir = a.dir("wharf-many-queues");
+        deleteBase = a.temporaryDir();
     }
 
-    private static String require(String option, String value) {
-        if (value == null) {
-            throw new IllegalArgumentException(option + " needs a value.");
-        }
-        return value;
-    }
 
     private void run() throws Exception {
         Path store = baseDir.resolve("store");

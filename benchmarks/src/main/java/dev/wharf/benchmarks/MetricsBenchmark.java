@@ -65,29 +65,17 @@ public final class MetricsBenchmark {
     }
 
     private void parse(String[] args) throws IOException {
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            if (value == null) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            switch (args[i]) {
-                case "--dir" -> baseDir = Path.of(value);
-                case "--seconds" -> seconds = Integer.parseInt(value);
-                case "--rounds" -> rounds = Integer.parseInt(value);
-                case "--threads" -> threads = Integer.parseInt(value);
-                case "--topics" -> topics = Integer.parseInt(value);
-                case "--groups" -> groups = Integer.parseInt(value);
-                default -> throw new IllegalArgumentException("Unknown option " + args[i]
-                        + "; known: --dir, --seconds, --rounds, --threads, --topics, --groups");
-            }
-            i++;
-        }
-        if (baseDir == null) {
-            baseDir = Files.createTempDirectory("wharf-metrics-bench");
-            deleteBase = true;
-        }
-        Files.createDirectories(baseDir);
+        BenchArgs a = BenchArgs.parse(args, List.of("--dir", "--seconds", "--rounds", "--threads", "--topics",
+                "--groups"));
+        seconds = a.integer("--seconds", seconds);
+        rounds = a.integer("--rounds", rounds);
+        threads = a.integer("--threads", threads);
+        topics = a.integer("--topics", topics);
+        groups = a.integer("--groups", groups);
+        baseDir = a.dir("wharf-metrics-bench");
+        deleteBase = a.temporaryDir();
     }
+
 
     private void run() throws Exception {
         System.out.printf(Locale.ROOT, "Wharf metrics benchmark: %d thread(s), %d s per run, %d round(s), %d CPU(s)%n",

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Stream;
 
@@ -45,27 +46,14 @@ public final class ReadCheckBenchmark {
     }
 
     private void parse(String[] args) throws IOException {
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            if (value == null) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            switch (args[i]) {
-                case "--dir" -> baseDir = Path.of(value);
-                case "--messages" -> messages = Integer.parseInt(value);
-                case "--body" -> bodySize = Integer.parseInt(value);
-                case "--rounds" -> rounds = Integer.parseInt(value);
-                default -> throw new IllegalArgumentException("Unknown option " + args[i]
-                        + "; known: --dir, --messages, --body, --rounds");
-            }
-            i++;
-        }
-        if (baseDir == null) {
-            baseDir = Files.createTempDirectory("wharf-readcheck");
-            deleteBase = true;
-        }
-        Files.createDirectories(baseDir);
+        BenchArgs a = BenchArgs.parse(args, List.of("--dir", "--messages", "--body", "--rounds"));
+        messages = a.integer("--messages", messages);
+        bodySize = a.integer("--body", bodySize);
+        rounds = a.integer("--rounds", rounds);
+        baseDir = a.dir("wharf-readcheck");
+        deleteBase = a.temporaryDir();
     }
+
 
     private MessageStoreConfig config(boolean check) {
         MessageStoreConfig config = new MessageStoreConfig();

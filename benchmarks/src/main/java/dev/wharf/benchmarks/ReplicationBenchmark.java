@@ -60,27 +60,14 @@ public final class ReplicationBenchmark {
     }
 
     private void parse(String[] args) throws IOException {
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            if (value == null) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            switch (args[i]) {
-                case "--dir" -> baseDir = Path.of(value);
-                case "--seconds" -> seconds = Integer.parseInt(value);
-                case "--threads" -> threads = Integer.parseInt(value);
-                case "--body" -> bodySize = Integer.parseInt(value);
-                default -> throw new IllegalArgumentException("Unknown option " + args[i]
-                        + "; known: --dir, --seconds, --threads, --body");
-            }
-            i++;
-        }
-        if (baseDir == null) {
-            baseDir = Files.createTempDirectory("wharf-ha-bench");
-            deleteBase = true;
-        }
-        Files.createDirectories(baseDir);
+        BenchArgs a = BenchArgs.parse(args, List.of("--dir", "--seconds", "--threads", "--body"));
+        seconds = a.integer("--seconds", seconds);
+        threads = a.integer("--threads", threads);
+        bodySize = a.integer("--body", bodySize);
+        baseDir = a.dir("wharf-ha-bench");
+        deleteBase = a.temporaryDir();
     }
+
 
     private void run() throws Exception {
         System.out.printf(Locale.ROOT, "Wharf replication benchmark in %s: %d-byte bodies, %d thread(s), %d s per run,"

@@ -9,7 +9,7 @@ import dev.wharf.client.consumer.PushConsumer;
 import dev.wharf.client.producer.Producer;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
-import dev.wharf.namesrv.NameServer;
+import dev.wharf.embedded.EmbeddedServer;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -58,48 +59,27 @@ public final class ScheduleBenchmark {
     }
 
     private void parse(String[] args) throws IOException {
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--messages" -> messages = Integer.parseInt(require(args[i], value));
-                case "--spread-seconds" -> spreadSeconds = Integer.parseInt(require(args[i], value));
-                case "--dir" -> dir = Path.of(require(args[i], value));
-                case "--rebuild" -> rebuild = Integer.parseInt(require(args[i], value));
-                default -> throw new IllegalArgumentException("Unknown option " + args[i]
-                        + "; use --messages N, --spread-seconds S, --dir PATH, --rebuild N.");
-            }
-            i++;
-        }
-        if (dir == null) {
-            dir = Files.createTempDirectory("wharf-schedule-bench");
-            deleteDir = true;
-        }
+        BenchArgs a = BenchArgs.parse(args, List.of("--messages", "--spread-seconds", "--dir", "--rebuild"));
+        messages = a.integer("--messages", messages);
+        spreadSeconds = a.integer("--spread-seconds", spreadSeconds);
+        rebuild = a.integer("--rebuild", rebuild);
+        dir = a.dir("wharf-schedule-bench");
+        deleteDir = a.temporaryDir();
     }
 
-    private static String require(String option, String value) {
-        if (value == null) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return value;
-    }
 
     private void run() throws Exception {
         if (rebuild > 0) {
             measureRebuild();
             return;
         }
-        NameServer nameServer = NameServer.onPort(0);
-        nameServer.start();
         BrokerSettings settings = BrokerSettings.defaults();
         settings.store().setStorePathRootDir(dir.resolve("broker").toString());
         settings.netty().setListenPort(0);
-        settings.broker().setNamesrvAddr(nameServer.address());
-        Broker broker = new Broker(settings);
-        broker.start();
-        broker.registerWithNameServers().join();
+        EmbeddedServer server = EmbeddedServer.start(settings, 0);
 
         ClientConfig config = new ClientConfig();
-        config.setNamesrvAddr(nameServer.address());
+        config.setNamesrvAddr(server.namesrvAddr());
         config.setPollNameServerInterval(1_000);
         long[] due = new long[messages];
         long[] stored = new long[messages];
@@ -152,7 +132,7 @@ public final class ScheduleBenchmark {
         CompletableFuture.allOf(sends).join();
         long sendMillis = System.currentTimeMillis() - sendStart;
         System.out.printf(Locale.ROOT, "Sent in %,d ms (%,.0f msg/s); timer pending %,d%n", sendMillis,
-                messages * 1000.0 / Math.max(1, sendMillis), broker.schedule().timerPendingCount());
+                messages * 1000.0 / Math.max(1, sendMillis), server.broker().schedule().timerPendingCount());
 
         long lastDue = Arrays.stream(due).max().orElse(0);
         long deadline = lastDue + 30_000;
@@ -162,8 +142,7 @@ public final class ScheduleBenchmark {
         report(due, stored, received, duplicates.get());
         consumer.shutdown();
         producer.shutdown();
-        broker.shutdown();
-        nameServer.shutdown();
+        server.close();
         if (deleteDir) {
             deleteTree(dir);
         }

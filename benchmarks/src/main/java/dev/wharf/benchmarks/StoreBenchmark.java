@@ -50,32 +50,15 @@ public final class StoreBenchmark {
     }
 
     private void parse(String[] args) throws IOException {
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--dir" -> baseDir = Path.of(require(args[i], value));
-                case "--seconds" -> seconds = Integer.parseInt(require(args[i], value));
-                case "--max-gib" -> maxAsyncBytes = (long) (Double.parseDouble(require(args[i], value)) * 1024 * MIB);
-                case "--raw-mib" -> rawMib = Integer.parseInt(require(args[i], value));
-                case "--body" -> bodySize = Integer.parseInt(require(args[i], value));
-                default -> throw new IllegalArgumentException("Unknown option " + args[i]
-                        + "; known: --dir, --seconds, --max-gib, --raw-mib, --body");
-            }
-            i++;
-        }
-        if (baseDir == null) {
-            baseDir = Files.createTempDirectory("wharf-bench");
-            deleteBase = true;
-        }
-        Files.createDirectories(baseDir);
+        BenchArgs a = BenchArgs.parse(args, List.of("--dir", "--seconds", "--max-gib", "--raw-mib", "--body"));
+        seconds = a.integer("--seconds", seconds);
+        maxAsyncBytes = (long) (a.decimal("--max-gib", maxAsyncBytes / (1024.0 * MIB)) * 1024 * MIB);
+        rawMib = a.integer("--raw-mib", rawMib);
+        bodySize = a.integer("--body", bodySize);
+        baseDir = a.dir("wharf-bench");
+        deleteBase = a.temporaryDir();
     }
 
-    private static String require(String option, String value) {
-        if (value == null) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return value;
-    }
 
     private void run() throws Exception {
         System.out.printf(Locale.ROOT, "Wharf store benchmark in %s: %d-byte bodies, %d s per put run, %d CPU(s)%n",

@@ -10,7 +10,7 @@ import dev.wharf.client.producer.TransactionListener;
 import dev.wharf.client.producer.TransactionProducer;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
-import dev.wharf.namesrv.NameServer;
+import dev.wharf.embedded.EmbeddedServer;
 import dev.wharf.store.FlushDiskType;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -57,36 +57,17 @@ public final class TransactionBenchmark {
     }
 
     private void parse(String[] args) throws IOException {
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--dir" -> baseDir = Path.of(require(args[i], value));
-                case "--seconds" -> seconds = Integer.parseInt(require(args[i], value));
-                case "--threads" -> threads = Integer.parseInt(require(args[i], value));
-                case "--body" -> bodySize = Integer.parseInt(require(args[i], value));
-                case "--batch" -> batch = Integer.parseInt(require(args[i], value));
-                case "--sync-flush" -> {
-                    syncFlush = true;
-                    continue;
-                }
-                default -> throw new IllegalArgumentException("Unknown option " + args[i]
-                        + "; known: --dir, --seconds, --threads, --body, --batch, --sync-flush");
-            }
-            i++;
-        }
-        if (baseDir == null) {
-            baseDir = Files.createTempDirectory("wharf-tx-bench");
-            deleteBase = true;
-        }
-        Files.createDirectories(baseDir);
+        BenchArgs a = BenchArgs.parse(args, List.of("--dir", "--seconds", "--threads", "--body", "--batch"),
+                "--sync-flush");
+        seconds = a.integer("--seconds", seconds);
+        threads = a.integer("--threads", threads);
+        bodySize = a.integer("--body", bodySize);
+        batch = a.integer("--batch", batch);
+        syncFlush = syncFlush || a.flag("--sync-flush");
+        baseDir = a.dir("wharf-tx-bench");
+        deleteBase = a.temporaryDir();
     }
 
-    private static String require(String option, String value) {
-        if (value == null) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return value;
-    }
 
     /** One kind of send, done by each thread in a loop; returns how many messages it stored. */
     @FunctionalInterface
@@ -98,13 +79,10 @@ public final class TransactionBenchmark {
         System.out.printf(Locale.ROOT, "Wharf transaction benchmark in %s: %d-byte bodies, %d thread(s), %d s per run,"
                 + " %s, %d CPU(s)%n", baseDir, bodySize, threads, seconds, syncFlush ? "SYNC_FLUSH" : "ASYNC_FLUSH",
                 Runtime.getRuntime().availableProcessors());
-        NameServer nameServer = NameServer.onPort(0);
-        nameServer.start();
-        Broker broker = new Broker(brokerSettings(nameServer.address()));
-        broker.start();
-        broker.registerWithNameServers().join();
+        EmbeddedServer server = EmbeddedServer.start(brokerSettings(""), 0);
+        Broker broker = server.broker();
         ClientConfig config = new ClientConfig();
-        config.setNamesrvAddr(nameServer.address());
+        config.setNamesrvAddr(server.namesrvAddr());
         config.setInstanceName("tx-bench");
         Producer plain = new Producer("bench-plain", config);
         TransactionProducer tx = new TransactionProducer("bench-tx", config);
@@ -152,8 +130,7 @@ public final class TransactionBenchmark {
         } finally {
             tx.shutdown();
             plain.shutdown();
-            broker.shutdown();
-            nameServer.shutdown();
+            server.close();
             if (deleteBase) {
                 deleteTree(baseDir);
             }

@@ -81,7 +81,7 @@ final class BrokerCommand implements Callable<Integer> {
         }
         BrokerSettings settings = BrokerSettingsAssembler.assemble(options.config, options.defaults(), flags);
         Foreground foreground = new Foreground();
-        Broker broker = Servers.startBroker(settings, foreground);
+        Broker broker = Servers.startBroker(settings, foreground).broker();
         String line = ReadyLine.broker(settings.broker().getBrokerName(), broker.address(),
                 settings.broker().getBrokerClusterName(), settings.broker().namesrvAddrList(),
                 settings.store().getStorePathRootDir(), settings.store().getFlushDiskType().name() + ", "

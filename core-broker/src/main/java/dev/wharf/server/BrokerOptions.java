@@ -1,10 +1,10 @@
 package dev.wharf.server;
 
+import dev.wharf.embedded.EmbeddedServer;
 import dev.wharf.store.FlushDiskType;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import picocli.CommandLine.Option;
 
 /**
@@ -12,9 +12,6 @@ import picocli.CommandLine.Option;
  * configuration file (RocketMQ's names); a flag overrides the file, the file overrides Wharf's defaults.
  */
 final class BrokerOptions {
-
-    /** Listening on every interface: the address clients are told cannot be derived from it. */
-    private static final Set<String> WILDCARDS = Set.of("0.0.0.0", "::", "[::]", "0:0:0:0:0:0:0:0");
 
     /** How puts reach the disk. */
     enum Flush {
@@ -58,7 +55,7 @@ final class BrokerOptions {
     Map<String, String> defaults() {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("storePathRootDir", defaultStore().toString());
-        if (bind != null && !isWildcard(bind)) {
+        if (bind != null && !EmbeddedServer.isWildcard(bind)) {
             // clients must be told the address the broker listens on
             out.put("brokerIP1", bind.trim());
         }
@@ -81,9 +78,5 @@ final class BrokerOptions {
             out.put("bindAddress", bind.trim());
         }
         return out;
-    }
-
-    static boolean isWildcard(String address) {
-        return WILDCARDS.contains(address.trim());
     }
 }

@@ -5,6 +5,8 @@ import dev.wharf.controller.Controller;
 import dev.wharf.controller.ControllerConfig;
 import dev.wharf.controller.ControllerPeers;
 import dev.wharf.remoting.NettyServerConfig;
+import dev.wharf.server.cli.CliException;
+import dev.wharf.server.cli.ExitCodes;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

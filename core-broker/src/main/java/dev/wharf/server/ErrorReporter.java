@@ -2,6 +2,8 @@ package dev.wharf.server;
 
 import dev.wharf.client.ClientException;
 import dev.wharf.protocol.ResponseCode;
+import dev.wharf.server.cli.CliException;
+import dev.wharf.server.cli.ExitCodes;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;

@@ -1,5 +1,6 @@
 package dev.wharf.server;
 
+import dev.wharf.server.cli.ExitCodes;
 import java.io.PrintWriter;
 import java.util.ArrayDeque;
 import java.util.Deque;

@@ -4,6 +4,7 @@ import dev.wharf.common.config.BeanBinder;
 import dev.wharf.controller.ControllerConfig;
 import dev.wharf.controller.ControllerPeers;
 import dev.wharf.namesrv.NameServer;
+import dev.wharf.server.cli.CliException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -68,7 +69,7 @@ final class NameServerCommand implements Callable<Integer> {
         ControllerConfig controllerConfig = settings.controller();
         Foreground foreground = new Foreground();
         NameServer nameServer = Servers.startNameServer(settings.nameServer(), settings.netty(), controllerConfig,
-                foreground);
+                foreground).nameServer();
         String line = ReadyLine.nameServer(nameServer.address());
         if (nameServer.controller() != null) {
             line += " (controller " + controllerConfig.getControllerSelfId() + ", peers "

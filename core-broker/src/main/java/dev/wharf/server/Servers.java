@@ -1,21 +1,16 @@
 package dev.wharf.server;
 
-import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
 import dev.wharf.controller.ControllerConfig;
-import dev.wharf.metrics.BrokerMetrics;
-import dev.wharf.metrics.NameServerMetrics;
-import dev.wharf.namesrv.NameServer;
+import dev.wharf.embedded.EmbeddedServer;
+import dev.wharf.embedded.EmbeddedServerException;
 import dev.wharf.namesrv.NameServerConfig;
 import dev.wharf.remoting.NettyServerConfig;
-import java.io.IOException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import dev.wharf.server.cli.CliException;
+import dev.wharf.server.cli.ExitCodes;
 
-/** Starts the servers of the foreground commands and words their start-up failures for the command line. */
+/** Starts the servers of the foreground commands and adds the command line's hints to their start-up failures. */
 final class Servers {
-
-    private static final Logger log = LoggerFactory.getLogger(Servers.class);
 
     private Servers() {
     }
@@ -27,67 +22,35 @@ final class Servers {
         return port;
     }
 
-    static NameServer startNameServer(String bind, int port, Foreground foreground) throws CliException {
-        return startNameServer(bind, port, new NameServerConfig(), new ControllerConfig(), foreground);
-    }
-
-    /** A NameServer with its settings (and those of its embedded controller, if enableControllerInNamesrv). */
-    static NameServer startNameServer(String bind, int port, NameServerConfig config, ControllerConfig controller,
-                                      Foreground foreground) throws CliException {
-        NettyServerConfig server = new NettyServerConfig();
-        server.setListenPort(port);
-        server.setBindAddress(bind);
-        return startNameServer(config, server, controller, foreground);
-    }
-
     /** A NameServer with its listener's settings (and its embedded controller's, if enableControllerInNamesrv). */
-    static NameServer startNameServer(NameServerConfig config, NettyServerConfig server, ControllerConfig controller,
-                                      Foreground foreground) throws CliException {
-        NameServer nameServer = new NameServer(config, server, controller);
-        NameServerMetrics metrics = NameServerMetrics.enabled(config) ? NameServerMetrics.attach(nameServer, config)
-                : null;
-        try {
-            nameServer.start();
-        } catch (RuntimeException e) {
-            throw new CliException(ExitCodes.FAILED, "Cannot start the NameServer on " + server.getBindAddress() + ":"
-                    + server.getListenPort() + ": " + e.getMessage() + " (the NameServer port is set with --port).", e);
-        }
-        foreground.started("the NameServer", nameServer::shutdown);
-        if (metrics != null) {
-            try {
-                metrics.start();
-            } catch (IOException e) {
-                throw new CliException(ExitCodes.FAILED, e.getMessage(), e);
-            }
-            foreground.started("the NameServer's metrics", metrics::shutdown);
-        }
-        return nameServer;
+    static EmbeddedServer startNameServer(NameServerConfig config, NettyServerConfig server,
+                                          ControllerConfig controller, Foreground foreground) throws CliException {
+        return start(EmbeddedServer.builder().nameServer(config, server, controller), foreground);
     }
 
     /** Starts the broker and registers it with its NameServers before returning, so clients find it at once. */
-    static Broker startBroker(BrokerSettings settings, Foreground foreground) throws CliException, IOException {
-        if (BrokerOptions.isWildcard(settings.netty().getBindAddress())
-                && settings.broker().getBrokerIP1().startsWith("127.")) {
-            log.warn("The broker listens on every interface but tells clients to connect to {}; set brokerIP1 in "
-                    + "the configuration file to the address other hosts should use", settings.broker().getBrokerIP1());
-        }
-        Broker broker = new Broker(settings);
-        if (BrokerMetrics.enabled(settings.broker())) {
-            BrokerMetrics.attach(broker);
-        }
-        try {
-            broker.start();
-        } catch (IllegalStateException e) {
-            throw new CliException(ExitCodes.FAILED, "Cannot start broker " + settings.broker().getBrokerName()
-                    + ": " + e.getMessage(), e);
-        }
-        foreground.started("broker " + settings.broker().getBrokerName(), broker::shutdown);
-        broker.registerWithNameServers().join();
-        return broker;
+    static EmbeddedServer startBroker(BrokerSettings settings, Foreground foreground) throws CliException {
+        return start(EmbeddedServer.builder().broker(settings), foreground);
     }
 
-    /** The address a broker in the same process registers at: loopback when the NameServer listens everywhere. */
-    static String localAddressOf(NameServer nameServer, String bind) {
-        return BrokerOptions.isWildcard(bind) ? "127.0.0.1:" + nameServer.port() : nameServer.address();
+    /** A NameServer and a broker registered with it first, then with the NameServers its settings name. */
+    static EmbeddedServer startStandalone(NettyServerConfig nameServer, BrokerSettings settings,
+                                          Foreground foreground) throws CliException {
+        return start(EmbeddedServer.builder().nameServer(new NameServerConfig(), nameServer, new ControllerConfig())
+                .broker(settings).keepConfiguredNameServers(), foreground);
+    }
+
+    private static EmbeddedServer start(EmbeddedServer.Builder builder, Foreground foreground) throws CliException {
+        EmbeddedServer server;
+        try {
+            server = builder.withMetrics().start();
+        } catch (EmbeddedServerException e) {
+            String hint = e.part() == EmbeddedServerException.Part.NAME_SERVER
+                    ? " (the NameServer port is set with --port)." : "";
+            throw new CliException(ExitCodes.FAILED, e.getMessage() + hint, e);
+        }
+        foreground.started(server.broker() == null ? "the NameServer" : server.nameServer() == null
+                ? "broker " + server.broker().config().getBrokerName() : "the NameServer and its broker", server::close);
+        return server;
     }
 }

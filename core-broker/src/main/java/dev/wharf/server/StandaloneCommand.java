@@ -1,10 +1,7 @@
 package dev.wharf.server;
 
-import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
-import dev.wharf.controller.ControllerConfig;
-import dev.wharf.namesrv.NameServer;
-import dev.wharf.namesrv.NameServerConfig;
+import dev.wharf.embedded.EmbeddedServer;
 import dev.wharf.remoting.NettyServerConfig;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -52,14 +49,9 @@ final class StandaloneCommand implements Callable<Integer> {
         String bind = settings.netty().getBindAddress();
         Foreground foreground = new Foreground();
         try {
-            NameServer nameServer = Servers.startNameServer(new NameServerConfig(), nameServerNetty(settings, bind),
-                    new ControllerConfig(), foreground);
-            String own = Servers.localAddressOf(nameServer, bind);
-            String others = settings.broker().getNamesrvAddr();
-            settings.broker().setNamesrvAddr(others.isEmpty() ? own : own + ";" + others);
-            Broker broker = Servers.startBroker(settings, foreground);
-            String line = ReadyLine.standalone(nameServer.address(), settings.broker().getBrokerName(),
-                    broker.address(), settings.store().getStorePathRootDir(),
+            EmbeddedServer server = Servers.startStandalone(nameServerNetty(settings, bind), settings, foreground);
+            String line = ReadyLine.standalone(server.nameServer().address(), settings.broker().getBrokerName(),
+                    server.broker().address(), settings.store().getStorePathRootDir(),
                     settings.store().getFlushDiskType().name());
             return foreground.runUntilStopped(spec.commandLine().getOut(), line, root.stopSignal());
         } catch (Exception e) {

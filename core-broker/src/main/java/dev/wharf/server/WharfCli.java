@@ -1,6 +1,7 @@
 package dev.wharf.server;
 
 import dev.wharf.server.admin.AdminCommand;
+import dev.wharf.server.cli.ExitCodes;
 import java.util.Objects;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

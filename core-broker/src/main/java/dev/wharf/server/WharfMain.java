@@ -1,5 +1,7 @@
 package dev.wharf.server;
 
+import dev.wharf.server.cli.ExitCodes;
+
 /**
  * Entry point of the server jar: {@code java -jar wharf-server.jar <command> ...}. See {@link WharfCli} for the
  * commands. Exits with the command's {@link ExitCodes exit code}.

@@ -72,7 +72,7 @@ final class MessagePutter {
             return failed(result);
         }
         stats.recordAppendNanos(System.nanoTime() - started);
-        return finish(result, msg.getStoreHost(), waitsForDisk(msg, result));
+        return finish(result, waitsForDisk(msg, result));
     }
 
     /**
@@ -101,7 +101,7 @@ final class MessagePutter {
             return CompletableFuture.completedFuture(failed(result));
         }
         stats.recordAppendNanos(System.nanoTime() - started);
-        return finishAsync(result, msg.getStoreHost(), waitsForDisk(msg, result));
+        return finishAsync(result, waitsForDisk(msg, result));
     }
 
     PutMessageResult putBatch(List<MessageExtBrokerInner> batch) {
@@ -142,7 +142,7 @@ final class MessagePutter {
             return failed(result);
         }
         stats.recordAppendNanos(System.nanoTime() - started);
-        return finish(result, batch.get(0).getStoreHost(), wait);
+        return finish(result, wait);
     }
 
     /** Checks what the commit log cannot check and appends. */
@@ -166,10 +166,9 @@ final class MessagePutter {
         return commitLog.putMessage(msg, properties);
     }
 
-    private AppendMessageResult appended(AppendResult result, long storeHost) {
+    private AppendResult appended(AppendResult result) {
         stats.recordPut(result.msgNum(), result.wroteBytes());
-        return new AppendMessageResult(result.wroteOffset(), result.wroteBytes(), storeHost, result.storeTimestamp(),
-                result.logicsOffset(), result.msgNum());
+        return result;
     }
 
     private PutMessageResult admit() {
@@ -184,8 +183,8 @@ final class MessagePutter {
         return refused;
     }
 
-    private PutMessageResult finish(AppendResult result, long storeHost, boolean waitForDisk) {
-        AppendMessageResult appended = appended(result, storeHost);
+    private PutMessageResult finish(AppendResult result, boolean waitForDisk) {
+        AppendResult appended = appended(result);
         if (groupCommit != null && waitForDisk && !groupCommit.waitForFlush(result.nextOffset())) {
             return flushTimeout(appended);
         }
@@ -197,8 +196,8 @@ final class MessagePutter {
         return replicated(r.replicate(result.nextOffset()).join(), appended);
     }
 
-    private CompletableFuture<PutMessageResult> finishAsync(AppendResult result, long storeHost, boolean waitForDisk) {
-        AppendMessageResult appended = appended(result, storeHost);
+    private CompletableFuture<PutMessageResult> finishAsync(AppendResult result, boolean waitForDisk) {
+        AppendResult appended = appended(result);
         PutReplication r = replication;
         boolean replicate = r != null && waitForDisk;
         if (groupCommit == null || !waitForDisk) {
@@ -214,14 +213,14 @@ final class MessagePutter {
         });
     }
 
-    private static PutMessageResult replicated(PutMessageResult outcome, AppendMessageResult appended) {
+    private static PutMessageResult replicated(PutMessageResult outcome, AppendResult appended) {
         if (outcome.status() == PutMessageStatus.PUT_OK) {
             return PutMessageResult.ok(appended);
         }
         return new PutMessageResult(outcome.status(), appended, outcome.errorMessage());
     }
 
-    private PutMessageResult flushTimeout(AppendMessageResult appended) {
+    private PutMessageResult flushTimeout(AppendResult appended) {
         stats.recordFlushTimeout();
         return new PutMessageResult(PutMessageStatus.FLUSH_DISK_TIMEOUT, appended,
                 "The message is stored but the disk did not confirm it within syncFlushTimeout.");

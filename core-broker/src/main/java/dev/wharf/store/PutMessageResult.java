@@ -1,19 +1,21 @@
 package dev.wharf.store;
 
+import dev.wharf.store.commitlog.AppendResult;
+
 /** Status of a put, where it went, and a sentence for errors. Immutable. */
 public final class PutMessageResult {
 
     private final PutMessageStatus status;
-    private final AppendMessageResult appendResult;
+    private final AppendResult appendResult;
     private final String errorMessage;
 
-    public PutMessageResult(PutMessageStatus status, AppendMessageResult appendResult, String errorMessage) {
+    public PutMessageResult(PutMessageStatus status, AppendResult appendResult, String errorMessage) {
         this.status = status;
         this.appendResult = appendResult;
         this.errorMessage = errorMessage;
     }
 
-    public static PutMessageResult ok(AppendMessageResult appendResult) {
+    public static PutMessageResult ok(AppendResult appendResult) {
         return new PutMessageResult(PutMessageStatus.PUT_OK, appendResult, null);
     }
 
@@ -26,7 +28,7 @@ public final class PutMessageResult {
     }
 
     /** Where the message went; null when it was not stored. */
-    public AppendMessageResult appendResult() {
+    public AppendResult appendResult() {
         return appendResult;
     }
 

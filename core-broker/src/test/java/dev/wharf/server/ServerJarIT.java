@@ -2,6 +2,7 @@ package dev.wharf.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.wharf.server.cli.ExitCodes;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

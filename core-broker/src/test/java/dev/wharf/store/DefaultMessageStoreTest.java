@@ -15,6 +15,7 @@ import dev.wharf.common.message.MessageId;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.common.message.Tags;
+import dev.wharf.store.commitlog.AppendResult;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -71,7 +72,7 @@ class DefaultMessageStoreTest {
         PutMessageResult put = store.putMessage(msg);
         assertThat(put.status()).isEqualTo(PutMessageStatus.PUT_OK);
         assertThat(put.isOk()).isTrue();
-        AppendMessageResult appended = put.appendResult();
+        AppendResult appended = put.appendResult();
         assertThat(appended.wroteOffset()).isZero();
         assertThat(appended.logicsOffset()).isZero();
         assertThat(appended.msgNum()).isEqualTo(1);

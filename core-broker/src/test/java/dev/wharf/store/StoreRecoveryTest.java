@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageRecord;
+import dev.wharf.store.commitlog.AppendResult;
 import dev.wharf.store.file.MappedFile;
 import dev.wharf.store.recovery.QuarantineReport;
 import dev.wharf.store.recovery.StoreCheckpoint;
@@ -50,8 +51,8 @@ class StoreRecoveryTest {
     }
 
     /** Puts MESSAGES messages (acknowledged = on disk with SYNC_FLUSH); returns their append results. */
-    private List<AppendMessageResult> fill(DefaultMessageStore store) {
-        List<AppendMessageResult> results = new ArrayList<>();
+    private List<AppendResult> fill(DefaultMessageStore store) {
+        List<AppendResult> results = new ArrayList<>();
         for (int i = 0; i < MESSAGES; i++) {
             MessageExtBrokerInner m = message("Durable", i % 2, "msg-" + i + "-" + "d".repeat(i % 300));
             m.putProperty(MessageProperties.KEYS, "key-" + i);
@@ -102,11 +103,11 @@ class StoreRecoveryTest {
     @Test
     void uncleanRestartCutsATornLastRecord() throws IOException {
         DefaultMessageStore running = open(dir);
-        List<AppendMessageResult> acked = fill(running);
+        List<AppendResult> acked = fill(running);
         Path crash = dir.resolveSibling(dir.getFileName() + "-crash");
         copyTree(dir, crash);
         assertThat(Files.exists(crash.resolve("abort"))).isTrue();
-        AppendMessageResult last = acked.get(MESSAGES - 1);
+        AppendResult last = acked.get(MESSAGES - 1);
         // the last record reached the disk only half
         int half = last.wroteBytes() / 2;
         overwrite(crash, 64 * 1024, last.wroteOffset() + half, new byte[last.wroteBytes() - half]);
@@ -130,7 +131,7 @@ class StoreRecoveryTest {
     @Test
     void uncleanRestartSkipsACorruptedRecordBelowTheCheckpointAndKeepsEverythingElse() throws IOException {
         DefaultMessageStore running = open(dir);
-        List<AppendMessageResult> acked = fill(running);
+        List<AppendResult> acked = fill(running);
         int victim = MESSAGES / 2;
         // the checkpoint must know the records after the victim were on disk (the flush service writes it)
         await().atMost(Duration.ofSeconds(10)).until(() -> {
@@ -140,7 +141,7 @@ class StoreRecoveryTest {
         });
         Path crash = dir.resolveSibling(dir.getFileName() + "-crc");
         copyTree(dir, crash);
-        AppendMessageResult bad = acked.get(victim);
+        AppendResult bad = acked.get(victim);
         overwrite(crash, 64 * 1024, bad.wroteOffset() + MessageRecord.BODY_OFFSET + 1, new byte[] {'#'});
 
         DefaultMessageStore recovered = open(crash);
@@ -176,10 +177,10 @@ class StoreRecoveryTest {
     @Test
     void rebuiltConsumeQueuesLeaveAQuarantinedRecordOutAndKeepTheQueueNumbering() throws IOException {
         DefaultMessageStore running = open(dir);
-        List<AppendMessageResult> acked = fill(running);
+        List<AppendResult> acked = fill(running);
         running.shutdown();
         int victim = MESSAGES - 40;
-        AppendMessageResult bad = acked.get(victim);
+        AppendResult bad = acked.get(victim);
         overwrite(dir, 64 * 1024, bad.wroteOffset() + MessageRecord.BODY_OFFSET + 3, new byte[] {'#'});
         // a crash that lost every consume queue, with a checkpoint from long before: the whole log is validated
         // and the queues are rebuilt from it
@@ -210,7 +211,7 @@ class StoreRecoveryTest {
     @Test
     void uncleanRestartCutsACorruptedRecordAboveTheCheckpoint() throws IOException {
         DefaultMessageStore running = open(dir);
-        List<AppendMessageResult> acked = fill(running);
+        List<AppendResult> acked = fill(running);
         Path crash = dir.resolveSibling(dir.getFileName() + "-torn");
         copyTree(dir, crash);
         int victim = MESSAGES / 2;
@@ -220,7 +221,7 @@ class StoreRecoveryTest {
             cp.setPhysicMsgTimestamp(0);
             cp.flush();
         }
-        AppendMessageResult bad = acked.get(victim);
+        AppendResult bad = acked.get(victim);
         overwrite(crash, 64 * 1024, bad.wroteOffset() + MessageRecord.BODY_OFFSET + 1, new byte[] {'#'});
 
         DefaultMessageStore recovered = open(crash);
@@ -251,14 +252,14 @@ class StoreRecoveryTest {
     @Test
     void aRecordWhoseQueueOffsetCannotBeTrueIsQuarantinedNotDispatched() throws IOException {
         DefaultMessageStore running = open(dir);
-        List<AppendMessageResult> acked = fill(running);
+        List<AppendResult> acked = fill(running);
         Path crash = dir.resolveSibling(dir.getFileName() + "-header");
         copyTree(dir, crash);
         try (var paths = Files.walk(crash.resolve("consumequeue"))) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
         int victim = MESSAGES - 3;
-        AppendMessageResult bad = acked.get(victim);
+        AppendResult bad = acked.get(victim);
         // the body CRC does not cover the header: a flipped high byte of QUEUEOFFSET passes every record check
         overwrite(crash, 64 * 1024, bad.wroteOffset() + MessageRecord.QUEUE_OFFSET_OFFSET, new byte[] {0x40});
 
@@ -289,9 +290,9 @@ class StoreRecoveryTest {
     @Test
     void truncatedLastCommitLogFileIsRecoveredToItsLastIntactRecordAndReported() throws IOException {
         DefaultMessageStore first = open(dir);
-        List<AppendMessageResult> acked = fill(first);
+        List<AppendResult> acked = fill(first);
         first.shutdown();
-        AppendMessageResult lastAcked = acked.get(MESSAGES - 1);
+        AppendResult lastAcked = acked.get(MESSAGES - 1);
         long lastFileStart = lastAcked.wroteOffset() - lastAcked.wroteOffset() % (64 * 1024);
         // cut the last file in the middle of some record
         int cutIndex = firstRecordInFile(acked, lastFileStart) + 20;
@@ -316,7 +317,7 @@ class StoreRecoveryTest {
     @Test
     void truncatedFileInTheMiddleKeepsItsHeadAndEveryLaterFileAndReportsTheLostRange() throws IOException {
         DefaultMessageStore first = open(dir);
-        List<AppendMessageResult> acked = fill(first);
+        List<AppendResult> acked = fill(first);
         long maxPhy = first.getMaxPhyOffset();
         first.shutdown();
         assertThat(maxPhy).as("the test needs two files").isGreaterThan(64 * 1024);
@@ -364,7 +365,7 @@ class StoreRecoveryTest {
         assertThat(Files.size(commitLogFile(dir, 0))).as("nothing extended").isEqualTo(64 * 1024);
     }
 
-    private static int firstRecordInFile(List<AppendMessageResult> acked, long fileStart) {
+    private static int firstRecordInFile(List<AppendResult> acked, long fileStart) {
         for (int i = 0; i < acked.size(); i++) {
             if (acked.get(i).wroteOffset() >= fileStart) {
                 return i;

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.common.message.MessageProperties;
+import dev.wharf.store.commitlog.AppendResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,8 +50,8 @@ class StoreTruncateTest {
         return "msg-" + i + "-" + "t".repeat(i % 300);
     }
 
-    private static List<AppendMessageResult> fill(DefaultMessageStore store) {
-        List<AppendMessageResult> results = new ArrayList<>();
+    private static List<AppendResult> fill(DefaultMessageStore store) {
+        List<AppendResult> results = new ArrayList<>();
         for (int i = 0; i < MESSAGES; i++) {
             MessageExtBrokerInner m = message("Cut", i % 2, body(i));
             m.putProperty(MessageProperties.KEYS, "key-" + i);
@@ -87,7 +88,7 @@ class StoreTruncateTest {
     @Test
     void truncationCutsLogQueuesAndIndexAndSurvivesCleanAndCrashRestarts() throws IOException {
         DefaultMessageStore store = open(dir);
-        List<AppendMessageResult> acked = fill(store);
+        List<AppendResult> acked = fill(store);
         long cut = acked.get(KEEP).wroteOffset();
         long end = store.getMaxPhyOffset();
         assertThat(end / (64 * 1024)).as("the cut drops whole files too").isGreaterThan(cut / (64 * 1024));
@@ -125,7 +126,7 @@ class StoreTruncateTest {
     @Test
     void aPointThatIsNotARecordStartIsRefusedAndChangesNothing() throws IOException {
         DefaultMessageStore store = open(dir);
-        List<AppendMessageResult> acked = fill(store);
+        List<AppendResult> acked = fill(store);
         long end = store.getMaxPhyOffset();
         assertThatThrownBy(() -> store.truncateTo(acked.get(KEEP).wroteOffset() + 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no record starts there");

@@ -17,6 +17,7 @@ import dev.wharf.client.producer.TransactionSendResult;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -46,7 +47,7 @@ class JdbcTransactionTemplateTest {
 
     @TempDir
     Path dir;
-    private LocalWharf wharf;
+    private TestWharf wharf;
     private HikariDataSource dataSource;
     private JdbcTransactionLog txLog;
     private final List<String> received = new CopyOnWriteArrayList<>();
@@ -75,8 +76,14 @@ class JdbcTransactionTemplateTest {
 
     @BeforeEach
     void setUp() throws Exception {
-        wharf = new LocalWharf(dir);
-        wharf.createTopic(TOPIC);
+        // check-backs every few hundred milliseconds so that the tests run in seconds
+        wharf = TestWharf.builder(dir).brokers("broker").settings(s -> {
+            s.broker().setPullMessageThreadPoolNums(2);
+            s.broker().setDefaultTopicQueueNums(2);
+            s.broker().setTransactionCheckInterval(300);
+            s.broker().setTransactionTimeOut(200);
+        }).start();
+        wharf.createTopic(TOPIC, 2);
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl("jdbc:h2:file:" + dir.resolve("db") + ";DB_CLOSE_DELAY=-1");
         config.setMaximumPoolSize(4);

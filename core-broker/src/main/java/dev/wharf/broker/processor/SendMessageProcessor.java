@@ -25,11 +25,11 @@ import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageResponse;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RequestProcessor;
-import dev.wharf.store.AppendMessageResult;
 import dev.wharf.store.MessageExtBrokerInner;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
+import dev.wharf.store.commitlog.AppendResult;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -310,7 +310,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                         "The broker " + brokerName + " could not store the message (" + status + ")."));
             }
         }
-        AppendMessageResult appended = result.appendResult();
+        AppendResult appended = result.appendResult();
         if (appended == null) {
             return ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR,
                     "The store reported " + status + " without saying where the message went.");
@@ -349,7 +349,7 @@ public final class SendMessageProcessor implements RequestProcessor {
      * The ids of a batch's records. Records are consecutive, so each one's offset follows from the sizes; if
      * the sizes do not add up to what the store wrote, only the first id (which is certain) is returned.
      */
-    private String batchMessageIds(AppendMessageResult appended, List<MessageExtBrokerInner> batch) {
+    private String batchMessageIds(AppendResult appended, List<MessageExtBrokerInner> batch) {
         long host = batch.get(0).getStoreHost();
         StringBuilder ids = new StringBuilder(batch.size() * (MessageId.LENGTH + 1));
         long offset = appended.wroteOffset();

@@ -2,7 +2,7 @@ package dev.wharf.server.admin;
 
 import dev.wharf.security.AclFile;
 import dev.wharf.security.User;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

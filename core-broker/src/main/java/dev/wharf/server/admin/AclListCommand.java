@@ -2,7 +2,7 @@ package dev.wharf.server.admin;
 
 import dev.wharf.security.Policy;
 import dev.wharf.security.User;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -4,7 +4,7 @@ import dev.wharf.security.Action;
 import dev.wharf.security.Policy;
 import dev.wharf.security.ResourcePattern;
 import dev.wharf.security.User;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;

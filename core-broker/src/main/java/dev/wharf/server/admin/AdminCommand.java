@@ -4,7 +4,7 @@ import dev.wharf.client.ClientConfig;
 import dev.wharf.client.ClientException;
 import dev.wharf.client.impl.ClientSecurity;
 import dev.wharf.remoting.NettyRemotingClient;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -1,8 +1,8 @@
 package dev.wharf.server.admin;
 
 import dev.wharf.client.admin.ReplicaGroups;
-import dev.wharf.server.CliException;
-import dev.wharf.server.ExitCodes;
+import dev.wharf.server.cli.CliException;
+import dev.wharf.server.cli.ExitCodes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

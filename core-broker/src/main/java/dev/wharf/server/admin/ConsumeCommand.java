@@ -4,7 +4,7 @@ import dev.wharf.client.consumer.PullConsumer;
 import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageQueue;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;

@@ -2,7 +2,7 @@ package dev.wharf.server.admin;
 
 import dev.wharf.common.TopicValidator;
 import dev.wharf.protocol.body.Stats.QueueProgress;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

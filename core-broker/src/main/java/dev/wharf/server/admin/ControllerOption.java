@@ -4,8 +4,8 @@ import dev.wharf.controller.client.ControllerAdmin;
 import dev.wharf.controller.client.ControllerException;
 import dev.wharf.controller.client.ControllerInvoker;
 import dev.wharf.remoting.NettyRemotingClient;
-import dev.wharf.server.CliException;
-import dev.wharf.server.ExitCodes;
+import dev.wharf.server.cli.CliException;
+import dev.wharf.server.cli.ExitCodes;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 

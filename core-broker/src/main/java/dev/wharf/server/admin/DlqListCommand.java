@@ -4,7 +4,7 @@ import dev.wharf.common.SystemTopics;
 import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;

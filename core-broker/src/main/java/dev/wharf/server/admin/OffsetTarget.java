@@ -1,7 +1,7 @@
 package dev.wharf.server.admin;
 
 import dev.wharf.client.admin.AdminClient;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;

@@ -7,7 +7,7 @@ import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageId;
 import dev.wharf.protocol.body.RouteData.BrokerData;
 import dev.wharf.protocol.body.RouteData.ClusterInfo;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -1,11 +1,11 @@
 package dev.wharf.server.admin;
 
-import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.MessageExt;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -15,8 +15,11 @@ import picocli.CommandLine.ParentCommand;
                 + "id), newest first.")
 final class QueryKeyCommand implements Callable<Integer> {
 
-    @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic to search.")
-    String topic;
+    @Mixin
+    TopicOption topicOption;
+
+    /** The checked {@code --topic}. */
+    private String topic;
 
     @Option(names = "--key", required = true, paramLabel = "KEY", description = "Message key or producer message id.")
     String key;
@@ -30,10 +33,7 @@ final class QueryKeyCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String error = TopicValidator.check(topic);
-        if (error != null) {
-            throw CliException.usage(error);
-        }
+        topic = topicOption.checked();
         if (key.isBlank()) {
             throw CliException.usage("--key is empty; give a message key or a producer message id.");
         }

@@ -2,12 +2,12 @@ package dev.wharf.server.admin;
 
 import dev.wharf.client.producer.Producer;
 import dev.wharf.client.producer.SendResult;
-import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.Message;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -20,8 +20,11 @@ final class SendCommand implements Callable<Integer> {
 
     private static final int MAX_COUNT = 1_000_000;
 
-    @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic to send to.")
-    String topic;
+    @Mixin
+    TopicOption topicOption;
+
+    /** The checked {@code --topic}. */
+    private String topic;
 
     @Option(names = "--body", required = true, paramLabel = "TEXT", description = "Message body (sent as UTF-8).")
     String body;
@@ -41,10 +44,7 @@ final class SendCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String error = TopicValidator.check(topic);
-        if (error != null) {
-            throw CliException.usage(error);
-        }
+        topic = topicOption.checked();
         if (count < 1 || count > MAX_COUNT) {
             throw CliException.usage("--count must be 1.." + MAX_COUNT + ", got " + count + ".");
         }

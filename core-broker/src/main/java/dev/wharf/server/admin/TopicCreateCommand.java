@@ -2,11 +2,10 @@ package dev.wharf.server.admin;
 
 import dev.wharf.client.ClientException;
 import dev.wharf.common.SystemTopics;
-import dev.wharf.common.TopicValidator;
 import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.protocol.body.RouteData.QueueData;
 import dev.wharf.protocol.body.RouteData.TopicRouteData;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,6 +15,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -28,8 +28,11 @@ final class TopicCreateCommand implements Callable<Integer> {
     /** How long to wait for the NameServer to route the new topic (brokers register it at once). */
     private static final long ROUTE_WAIT_MILLIS = 5_000;
 
-    @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic name.")
-    String topic;
+    @Mixin
+    TopicOption topicOption;
+
+    /** The checked {@code --topic}. */
+    private String topic;
 
     @Option(names = "--queues", defaultValue = "8", paramLabel = "N",
             description = "Read and write queues per broker, 1..1024 (default: ${DEFAULT-VALUE}).")
@@ -51,10 +54,7 @@ final class TopicCreateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String error = TopicValidator.check(topic);
-        if (error != null) {
-            throw CliException.usage(error);
-        }
+        topic = topicOption.checked();
         if (SystemTopics.isInternal(topic)) {
             throw CliException.usage("The topic " + topic + " is internal to the broker; choose another name.");
         }

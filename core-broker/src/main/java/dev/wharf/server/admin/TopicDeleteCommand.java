@@ -1,11 +1,10 @@
 package dev.wharf.server.admin;
 
-import dev.wharf.common.TopicValidator;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code wharf admin topic-delete}. */
@@ -13,18 +12,18 @@ import picocli.CommandLine.ParentCommand;
         description = "Deletes a topic from every broker that serves it and from the NameServer.")
 final class TopicDeleteCommand implements Callable<Integer> {
 
-    @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic name.")
-    String topic;
+    @Mixin
+    TopicOption topicOption;
+
+    /** The checked {@code --topic}. */
+    private String topic;
 
     @ParentCommand
     AdminCommand admin;
 
     @Override
     public Integer call() throws Exception {
-        String error = TopicValidator.check(topic);
-        if (error != null) {
-            throw CliException.usage(error);
-        }
+        topic = topicOption.checked();
         try (AdminSession session = admin.open()) {
             if (!session.admin().topics().contains(topic)) {
                 throw CliException.failed("No topic named " + topic + " is known to the NameServer at "

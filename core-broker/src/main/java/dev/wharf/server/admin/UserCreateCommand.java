@@ -2,7 +2,7 @@ package dev.wharf.server.admin;
 
 import dev.wharf.security.PasswordHasher;
 import dev.wharf.security.User;
-import dev.wharf.server.CliException;
+import dev.wharf.server.cli.CliException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -252,7 +252,9 @@ public final class CommitLog {
                 return AppendResult.failure(AppendStatus.UNKNOWN_ERROR,
                         "The record did not fit an empty commit-log file.");
             }
-            result = AppendResult.ok(appender.wroteOffset, size, now, appender.firstQueueOffset, encoder.count());
+            long storeHost = encoder.rawBuffer().getLong(encoder.recordStart(0) + MessageRecord.STORE_HOST_OFFSET);
+            result = AppendResult.ok(appender.wroteOffset, size, storeHost, now, appender.firstQueueOffset,
+                    encoder.count());
         } catch (InternalError e) {
             // a mapped write faulted despite the reservation: the write position did not move, so nothing of this
             // record is visible or acknowledged, but the file can no longer be trusted

@@ -2,13 +2,11 @@ package dev.wharf.store.commitlog;
 
 import dev.wharf.common.message.MessageRecord;
 import dev.wharf.store.file.MappedFile;
+import dev.wharf.store.file.ReadOnlyMapping;
 import java.io.IOException;
-import java.nio.MappedByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * Tells a truncated commit-log file from one written with a smaller {@code mappedFileSizeCommitLog}: before
@@ -42,8 +40,7 @@ final class ShortFileCheck {
     }
 
     private static boolean endsWithBlankRecord(Path p, long size) throws IOException {
-        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-            MappedByteBuffer data = ch.map(FileChannel.MapMode.READ_ONLY, 0, size);
+        return ReadOnlyMapping.read(p, size, data -> {
             int limit = (int) size;
             int pos = 0;
             while (pos + MessageRecord.BLANK_RECORD_MIN_SIZE <= limit) {
@@ -59,6 +56,6 @@ final class ShortFileCheck {
                 pos += total;
             }
             return false;
-        }
+        });
     }
 }

@@ -1,17 +1,15 @@
 package dev.wharf.store.config;
 
+import dev.wharf.common.util.AtomicFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -124,49 +122,16 @@ public final class ConfigFile {
         if (dir != null) {
             Files.createDirectories(dir);
         }
-        writeAndForce(tmp, content.getBytes(StandardCharsets.UTF_8));
+        AtomicFiles.writeAndForce(tmp, content.getBytes(StandardCharsets.UTF_8));
         if (Files.exists(path)) {
             Path bakTmp = bak.resolveSibling(bak.getFileName() + ".tmp");
             Files.copy(path, bakTmp, StandardCopyOption.REPLACE_EXISTING);
-            force(bakTmp);
-            move(bakTmp, bak);
+            AtomicFiles.force(bakTmp);
+            AtomicFiles.replace(bakTmp, bak);
         }
-        move(tmp, path);
+        AtomicFiles.replace(tmp, path);
         if (dir != null) {
-            forceDirectory(dir);
-        }
-    }
-
-    private static void writeAndForce(Path file, byte[] bytes) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
-            }
-            channel.force(true);
-        }
-    }
-
-    private static void force(Path file) throws IOException {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            channel.force(true);
-        }
-    }
-
-    private static void move(Path from, Path to) throws IOException {
-        try {
-            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
-        }
-    }
-
-    private static void forceDirectory(Path dir) {
-        try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException e) {
-            // not every platform can open a directory; the rename itself is done
+            AtomicFiles.forceDirectory(dir);
         }
     }
 }

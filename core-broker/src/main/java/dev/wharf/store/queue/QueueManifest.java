@@ -2,17 +2,16 @@ package dev.wharf.store.queue;
 
 import static dev.wharf.store.queue.QueueManifestLayout.*;
 
+import dev.wharf.common.util.AtomicFiles;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -129,17 +128,11 @@ public record QueueManifest(long dispatchedOffset, long indexedOffset, int fileS
             // the CRC covers what went through the checked stream; write it past the checksum
             new DataOutputStream(file).writeInt((int) crc.getValue());
         }
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-            ch.force(true);
-        }
-        Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        AtomicFiles.force(tmp);
+        AtomicFiles.replace(tmp, path);
         Path dir = path.toAbsolutePath().getParent();
         if (dir != null) {
-            try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-                ch.force(true);
-            } catch (IOException e) {
-                log.debug("Could not force directory {}: {}", dir, e.toString());
-            }
+            AtomicFiles.forceDirectory(dir);
         }
     }
 }

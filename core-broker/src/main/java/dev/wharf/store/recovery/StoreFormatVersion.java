@@ -1,13 +1,10 @@
 package dev.wharf.store.recovery;
 
+import dev.wharf.common.util.AtomicFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 
 /**
@@ -80,15 +77,8 @@ public final class StoreFormatVersion {
 
     /** Writes the file atomically (temp file, force, rename), so a crash leaves the old file or the new one. */
     static void write(Path file, int version) throws IOException {
-        Path temp = file.resolveSibling(FILE_NAME + ".tmp");
         byte[] content = ("# Wharf store on-disk format; written when the store was created, do not edit\n"
                 + KEY + version + "\n").getBytes(StandardCharsets.UTF_8);
-        try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            channel.write(ByteBuffer.wrap(content));
-            channel.force(true);
-        }
-        Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        AbortFile.syncDirectory(file.toAbsolutePath().getParent());
+        AtomicFiles.write(file, content);
     }
 }

@@ -3,14 +3,11 @@ package dev.wharf.broker.ha;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.client.ClientConfig;
-import dev.wharf.controller.Controller;
-import dev.wharf.controller.ControllerConfig;
 import dev.wharf.controller.client.ControllerAdmin;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.protocol.body.ControllerData.BrokerGroupInfo;
-import dev.wharf.remoting.NettyServerConfig;
+import dev.wharf.testing.TestControllers;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +28,7 @@ final class ControllerModeCluster implements AutoCloseable {
 
     private final Path dir;
     private final NameServer nameServer;
-    private final List<Controller> controllers = new ArrayList<>();
+    private final TestControllers quorum;
     private final List<Replica> replicas = new ArrayList<>();
     private final ControllerAdmin admin;
 
@@ -54,34 +51,8 @@ final class ControllerModeCluster implements AutoCloseable {
         this.dir = dir;
         nameServer = NameServer.onPort(0);
         nameServer.start();
-        List<String> peers = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                peers.add("n" + i + "=127.0.0.1:" + s.getLocalPort());
-            }
-        }
-        List<Thread> starting = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            ControllerConfig c = new ControllerConfig();
-            c.setControllerPeers(String.join(",", peers));
-            c.setControllerSelfId("n" + i);
-            c.setControllerStorePath(dir.resolve("controller-" + i).toString());
-            Controller controller = new Controller(c);
-            controllers.add(controller);
-            Thread t = new Thread(() -> {
-                NettyServerConfig server = new NettyServerConfig();
-                server.setListenPort(0);
-                server.setSelectorThreads(1);
-                controller.start(server);
-            });
-            t.start();
-            starting.add(t);
-        }
-        for (Thread t : starting) {
-            t.join();
-        }
-        await().atMost(Duration.ofSeconds(60)).until(() -> controllers.stream().anyMatch(Controller::isLeader));
-        admin = new ControllerAdmin(controllerAddr(), 5_000);
+        quorum = new TestControllers(dir, 3);
+        admin = quorum.admin();
     }
 
     String namesrvAddr() {
@@ -89,7 +60,7 @@ final class ControllerModeCluster implements AutoCloseable {
     }
 
     String controllerAddr() {
-        return String.join(";", controllers.stream().map(Controller::address).toList());
+        return quorum.address();
     }
 
     /** A new replica with its own store folder (started with {@link #start(Replica)}). */
@@ -211,8 +182,7 @@ final class ControllerModeCluster implements AutoCloseable {
                 }
             }
         }
-        admin.close();
-        controllers.forEach(Controller::shutdown);
+        quorum.close();
         nameServer.shutdown();
     }
 }

@@ -7,12 +7,12 @@ import dev.wharf.broker.config.BrokerSettings;
 import dev.wharf.client.ClientConfig;
 import dev.wharf.client.admin.AdminClient;
 import dev.wharf.namesrv.NameServer;
+import dev.wharf.testing.TestWharf;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -22,7 +22,6 @@ import java.util.function.Consumer;
 final class HaCluster implements AutoCloseable {
 
     static final String NAME = "broker-ha";
-    private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final NameServer nameServer;
     private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -38,24 +37,12 @@ final class HaCluster implements AutoCloseable {
 
     /** Small, fast settings of one member of the group. */
     static BrokerSettings settings(Path store, BrokerRole role, long brokerId) {
-        BrokerSettings s = BrokerSettings.defaults();
-        s.store().setStorePathRootDir(store.toString());
+        BrokerSettings s = TestWharf.settings(store, NAME, "");
         s.store().setMappedFileSizeCommitLog(1024 * 1024);
-        s.store().setMappedFileSizeConsumeQueue(20 * 20_000);
         s.store().setMaxMessageSize(64 * 1024);
-        s.store().setMaxHashSlotNum(2_000);
         s.store().setMaxIndexNum(40_000);
-        s.netty().setListenPort(0);
-        s.netty().setSelectorThreads(1);
-        s.broker().setBrokerName(NAME);
         s.broker().setBrokerId(brokerId);
         s.broker().setSendMessageThreadPoolNums(4);
-        s.broker().setPullMessageThreadPoolNums(4);
-        s.broker().setQueryMessageThreadPoolNums(1);
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setClientManageThreadPoolNums(2);
-        s.broker().setDefaultTopicQueueNums(4);
-        s.broker().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
         s.ha().setBrokerRole(role);
         s.ha().setHaListenPort(0);
         s.ha().setHaSendHeartbeatInterval(500);
@@ -88,15 +75,7 @@ final class HaCluster implements AutoCloseable {
     }
 
     ClientConfig clientConfig() {
-        ClientConfig config = new ClientConfig();
-        config.setNamesrvAddr(namesrvAddr());
-        config.setInstanceName("ha-" + INSTANCES.incrementAndGet());
-        config.setPollNameServerInterval(500);
-        config.setHeartbeatBrokerInterval(1_000);
-        config.setPersistConsumerOffsetInterval(500);
-        config.setMqClientApiTimeout(3_000);
-        config.setClientCallbackExecutorThreads(2);
-        return config;
+        return TestWharf.clientConfig(namesrvAddr());
     }
 
     void createTopic(String topic, int queues) throws Exception {

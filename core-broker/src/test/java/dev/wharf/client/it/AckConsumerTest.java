@@ -20,6 +20,7 @@ import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.AckStats;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,12 +43,12 @@ class AckConsumerTest {
 
     @TempDir
     static Path dir;
-    private static WharfCluster cluster;
+    private static TestWharf cluster;
     private static Producer producer;
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a", "broker-b");
+        cluster = TestWharf.cluster(dir, 1, "broker-a", "broker-b");
         producer = new Producer("ack-it-producer", cluster.clientConfig());
         producer.start();
         cluster.track(producer::shutdown);

@@ -21,6 +21,7 @@ import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import dev.wharf.protocol.body.Stats;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,13 +37,13 @@ class AdminAndPullTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
     private AdminClient admin;
     private Producer producer;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         admin = new AdminClient(cluster.clientConfig());
         admin.start();
         cluster.track(admin::shutdown);

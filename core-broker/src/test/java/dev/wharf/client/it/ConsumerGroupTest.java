@@ -12,6 +12,7 @@ import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import dev.wharf.protocol.body.ConsumerModel.MessageModel;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,13 +36,13 @@ class ConsumerGroupTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
     private Producer producer;
     private final Set<String> sent = ConcurrentHashMap.newKeySet();
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         cluster.createTopic(TOPIC, 8);
         producer = new Producer("group-producer", cluster.clientConfig());
         producer.start();

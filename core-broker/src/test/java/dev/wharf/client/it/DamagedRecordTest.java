@@ -15,6 +15,7 @@ import dev.wharf.common.message.MessageId;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.common.message.MessageRecord;
 import dev.wharf.store.file.MappedFile;
+import dev.wharf.testing.TestWharf;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ class DamagedRecordTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
 
     @AfterEach
     void stop() {
@@ -54,7 +55,7 @@ class DamagedRecordTest {
     @ParameterizedTest(name = "checkCRCOnRead={0}")
     @ValueSource(booleans = {true, false})
     void aDamagedRecordIsNeverDeliveredAndTheConsumerMovesPastIt(boolean checkOnBroker) throws Exception {
-        cluster = new WharfCluster(dir, 1, s -> s.store().setCheckCRCOnRead(checkOnBroker), "broker-a");
+        cluster = TestWharf.cluster(dir, 1, s -> s.store().setCheckCRCOnRead(checkOnBroker), "broker-a");
         AdminClient admin = new AdminClient(cluster.clientConfig());
         admin.start();
         cluster.track(admin::shutdown);

@@ -12,6 +12,7 @@ import dev.wharf.client.producer.SendResult;
 import dev.wharf.client.producer.SendStatus;
 import dev.wharf.common.message.Message;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +27,7 @@ class EndToEndTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
 
     @AfterEach
     void stop() {
@@ -37,7 +38,7 @@ class EndToEndTest {
 
     @Test
     void messagesFlowThroughTwoBrokersAndSurviveTheLossOfANameServer() throws Exception {
-        cluster = new WharfCluster(dir, 2, "broker-a", "broker-b");
+        cluster = TestWharf.cluster(dir, 2, "broker-a", "broker-b");
         cluster.createTopic("orders", 4);
 
         Producer producer = new Producer("it-producer", cluster.clientConfig());
@@ -81,7 +82,7 @@ class EndToEndTest {
 
     @Test
     void aProducerCanSendToATopicTheBrokerCreatesOnFirstUse() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         ClientConfig config = cluster.clientConfig();
         Producer producer = new Producer("it-producer", config);
         producer.start();

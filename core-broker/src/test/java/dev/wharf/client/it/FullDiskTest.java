@@ -16,8 +16,10 @@ import dev.wharf.client.producer.SendStatus;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageQueue;
+import dev.wharf.embedded.EmbeddedServerException;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.store.TmpfsMount;
+import dev.wharf.testing.TestWharf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -55,7 +57,7 @@ class FullDiskTest {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void sendsAreStoredOrRefusedAsDiskFullAndResumeWhenSpaceReturns() throws Exception {
         try (TmpfsMount disk = TmpfsMount.mount(dir.resolve("disk"), 40);
-                WharfCluster cluster = new WharfCluster(disk.dir(), 1, s -> {
+                TestWharf cluster = TestWharf.cluster(disk.dir(), 1, s -> {
                     s.store().setPreallocateStepCommitLog(1024 * 1024);
                     // no clean-up round during the test: above diskMaxUsedSpaceRatio it would delete unread files
                     s.store().setCleanResourceInterval(3_600_000);
@@ -99,8 +101,8 @@ class FullDiskTest {
             // a restart on a full disk fails with one clear message; once space returns it starts and serves
             disk.fill();
             cluster.stopBroker(BROKER);
-            assertThatThrownBy(() -> cluster.startBroker(BROKER)).isInstanceOf(IOException.class)
-                    .hasMessageContaining("is full").hasMessageContaining("Free space on it and start again")
+            assertThatThrownBy(() -> cluster.startBroker(BROKER)).isInstanceOf(EmbeddedServerException.class)
+                    .hasCauseInstanceOf(IOException.class).hasMessageContaining("is full").hasMessageContaining("Free space on it and start again")
                     .hasMessageNotContaining("InternalError");
             disk.free();
             cluster.startBroker(BROKER);
@@ -140,7 +142,7 @@ class FullDiskTest {
         }
     }
 
-    private static Set<String> consumeAll(WharfCluster cluster) throws Exception {
+    private static Set<String> consumeAll(TestWharf cluster) throws Exception {
         PullConsumer consumer = new PullConsumer("full-disk-reader-" + System.nanoTime(), cluster.clientConfig());
         consumer.start();
         try {

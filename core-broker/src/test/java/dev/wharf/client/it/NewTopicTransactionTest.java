@@ -14,6 +14,7 @@ import dev.wharf.client.producer.TransactionProducer;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +42,7 @@ class NewTopicTransactionTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
 
     @AfterEach
     void stop() {
@@ -87,7 +88,7 @@ class NewTopicTransactionTest {
     @ParameterizedTest(name = "send window {0}")
     @ValueSource(ints = {0, 8})
     void theFirstTransactionToANewTopicKeepsItsMessagesInOneQueueInSendingOrder(int window) throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         TransactionProducer producer = producer();
         for (int t = 0; t < 3; t++) {
             String topic = "fresh-" + window + "-" + t;

@@ -9,6 +9,7 @@ import dev.wharf.client.consumer.PushConsumer;
 import dev.wharf.client.producer.Producer;
 import dev.wharf.common.message.Message;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
+import dev.wharf.testing.TestWharf;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -32,12 +33,12 @@ class OffsetsAndCrashTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
     private Producer producer;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         cluster.createTopic("durable", 4);
         producer = new Producer("durable-producer", cluster.clientConfig());
         producer.start();

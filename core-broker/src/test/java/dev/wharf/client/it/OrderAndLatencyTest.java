@@ -13,6 +13,7 @@ import dev.wharf.client.producer.SelectMessageQueueByHash;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -39,12 +40,12 @@ class OrderAndLatencyTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
     private Producer producer;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         producer = new Producer("order-producer", cluster.clientConfig());
         producer.start();
         cluster.track(producer::shutdown);

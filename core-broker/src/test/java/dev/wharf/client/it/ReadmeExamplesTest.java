@@ -21,6 +21,7 @@ import dev.wharf.client.ClientConfig;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,12 +46,12 @@ class ReadmeExamplesTest {
     @TempDir
     Path dir;
 
-    private WharfCluster cluster;
+    private TestWharf cluster;
     private final List<AutoCloseable> closing = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         System.setProperty("wharf.namesrv", cluster.namesrvAddr());
     }
 

@@ -15,6 +15,7 @@ import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,13 +38,13 @@ class RetryAndDeadLetterTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
     private Producer producer;
     private AdminClient admin;
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         producer = new Producer("retry-producer", cluster.clientConfig());
         producer.start();
         cluster.track(producer::shutdown);

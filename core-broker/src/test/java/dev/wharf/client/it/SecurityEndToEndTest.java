@@ -33,6 +33,7 @@ import dev.wharf.security.PasswordHasher;
 import dev.wharf.security.Policy;
 import dev.wharf.security.RequestSignature;
 import dev.wharf.security.User;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -82,7 +83,7 @@ class SecurityEndToEndTest {
         ns.setAclFile(aclFile.toString());
         nameServer = new NameServer(new NameServerConfig(), ns);
         nameServer.start();
-        BrokerSettings s = WharfCluster.settings(dir, "broker-a", nameServer.address());
+        BrokerSettings s = TestWharf.settings(dir.resolve("broker-a"), "broker-a", nameServer.address());
         s.netty().setAclEnable(true);
         s.netty().setAclFile(aclFile.toString());
         s.broker().setInnerClientAuthenticationCredentials("{\"accessKey\":\"broker\",\"secretKey\":\"" + PASSWORD

@@ -18,6 +18,7 @@ import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ class StreamedTransactionTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
 
     @AfterEach
     void stop() {
@@ -108,7 +109,7 @@ class StreamedTransactionTest {
 
     @Test
     void aCommittedTransactionIsVisibleInSendingOrderAndARolledBackOneNotAtAll() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         cluster.createTopic("streamed", 1);
         TransactionProducer producer = producer();
         Deliveries got = consumer("streamed");
@@ -129,7 +130,7 @@ class StreamedTransactionTest {
 
     @Test
     void aHalfTheBrokerRefusesFailsTheCommitAndNothingBecomesVisible() throws Exception {
-        cluster = new WharfCluster(dir, 1, s -> s.store().setMaxMessageSize(16 * 1024), "broker-a");
+        cluster = TestWharf.cluster(dir, 1, s -> s.store().setMaxMessageSize(16 * 1024), "broker-a");
         cluster.createTopic("refused", 1);
         TransactionProducer producer = producer();
         Deliveries got = consumer("refused");
@@ -156,7 +157,7 @@ class StreamedTransactionTest {
 
     @Test
     void aCommitThatReturnedUnderSyncFlushSurvivesTheBrokersKill() throws Exception {
-        cluster = new WharfCluster(dir, 1, s -> s.store().setFlushDiskType(dev.wharf.store.FlushDiskType.SYNC_FLUSH));
+        cluster = TestWharf.cluster(dir, 1, s -> s.store().setFlushDiskType(dev.wharf.store.FlushDiskType.SYNC_FLUSH));
         Path ready = dir.resolve("broker-a.address");
         Process child = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
                 "-cp", System.getProperty("java.class.path"), SyncFlushBrokerMain.class.getName(), dir.toString(),
@@ -201,7 +202,7 @@ class StreamedTransactionTest {
 
     @Test
     void streamedHalvesCarryTheirPositionAndCommittedMessagesDoNot() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         cluster.createTopic("positions", 1);
         TransactionProducer producer = producer();
         List<MessageExt> seen = new java.util.concurrent.CopyOnWriteArrayList<>();

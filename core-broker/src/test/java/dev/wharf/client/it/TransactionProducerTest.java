@@ -20,6 +20,7 @@ import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
+import dev.wharf.testing.TestWharf;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +50,7 @@ class TransactionProducerTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
 
     /** A listener backed by a map standing in for the application's database. */
     private static final class Ledger implements TransactionListener {
@@ -73,7 +74,7 @@ class TransactionProducerTest {
 
     @BeforeEach
     void start() throws Exception {
-        cluster = new WharfCluster(dir, 1, s -> {
+        cluster = TestWharf.cluster(dir, 1, s -> {
             s.broker().setTransactionCheckInterval(300);
             s.broker().setTransactionTimeOut(200);
         }, "broker-a");

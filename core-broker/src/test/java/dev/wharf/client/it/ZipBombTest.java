@@ -23,6 +23,7 @@ import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import dev.wharf.store.MessageExtBrokerInner;
 import dev.wharf.store.PutMessageStatus;
+import dev.wharf.testing.TestWharf;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ class ZipBombTest {
 
     @TempDir
     Path dir;
-    private WharfCluster cluster;
+    private TestWharf cluster;
 
     @AfterEach
     void stop() {
@@ -57,7 +58,7 @@ class ZipBombTest {
 
     @Test
     void theBrokerRefusesABodyThatInflatesBeyondMaxMessageSize() throws Exception {
-        cluster = new WharfCluster(dir, 1, s -> s.store().setMaxMessageSize(256 * 1024), "broker-a");
+        cluster = TestWharf.cluster(dir, 1, s -> s.store().setMaxMessageSize(256 * 1024), "broker-a");
         cluster.createTopic("bomb-topic", 1);
         // the client's own limit is raised, so only the broker stands in the way of a 16 MiB body sent as ~16 KiB
         Producer producer = new Producer("bomb-producer", cluster.clientConfig());
@@ -79,7 +80,7 @@ class ZipBombTest {
 
     @Test
     void aConsumerSkipsAStoredBombWithinItsLimitAndGoesOn() throws Exception {
-        cluster = new WharfCluster(dir, 1, "broker-a");
+        cluster = TestWharf.cluster(dir, 1, "broker-a");
         cluster.createTopic("stored-bomb", 1);
         Producer producer = new Producer("stored-producer", cluster.clientConfig());
         producer.start();
@@ -141,7 +142,7 @@ class ZipBombTest {
 
     @Test
     void aConsumerWithASmallerLimitSkipsWhatItWillNotInflate() throws Exception {
-        cluster = new WharfCluster(dir, 1, s -> s.store().setMaxMessageSize(3 * MIB), "broker-a");
+        cluster = TestWharf.cluster(dir, 1, s -> s.store().setMaxMessageSize(3 * MIB), "broker-a");
         cluster.createTopic("limits", 1);
         Producer producer = new Producer("limits-producer", cluster.clientConfig());
         producer.start();

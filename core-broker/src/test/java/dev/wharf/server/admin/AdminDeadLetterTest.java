@@ -13,7 +13,7 @@ import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageQueue;
 import dev.wharf.client.consumer.PullConsumer;
 import dev.wharf.server.Cli;
-import dev.wharf.server.ExitCodes;
+import dev.wharf.server.cli.ExitCodes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

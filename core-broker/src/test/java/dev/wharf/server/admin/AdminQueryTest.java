@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.server.Cli;
-import dev.wharf.server.ExitCodes;
+import dev.wharf.server.cli.ExitCodes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

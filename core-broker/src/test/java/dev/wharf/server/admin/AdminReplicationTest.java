@@ -9,7 +9,7 @@ import dev.wharf.common.message.HostAddress;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.protocol.body.TopicConfig;
 import dev.wharf.server.Cli;
-import dev.wharf.server.ExitCodes;
+import dev.wharf.server.cli.ExitCodes;
 import dev.wharf.store.MessageExtBrokerInner;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

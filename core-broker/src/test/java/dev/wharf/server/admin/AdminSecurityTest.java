@@ -9,7 +9,7 @@ import dev.wharf.namesrv.NameServerConfig;
 import dev.wharf.remoting.NettyServerConfig;
 import dev.wharf.security.AclFile;
 import dev.wharf.server.Cli;
-import dev.wharf.server.ExitCodes;
+import dev.wharf.server.cli.ExitCodes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.wharf.server.admin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wharf.server.Cli;
-import dev.wharf.server.ExitCodes;
+import dev.wharf.server.cli.ExitCodes;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

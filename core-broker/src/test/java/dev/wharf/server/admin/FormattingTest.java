@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wharf.client.admin.AdminClient;
-import dev.wharf.server.CliException;
-import dev.wharf.server.ExitCodes;
+import dev.wharf.server.cli.CliException;
+import dev.wharf.server.cli.ExitCodes;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;

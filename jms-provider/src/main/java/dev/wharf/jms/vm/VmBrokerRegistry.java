@@ -1,12 +1,12 @@
 package dev.wharf.jms.vm;
 
-import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
-import dev.wharf.common.config.BeanBinder;
+import dev.wharf.embedded.EmbeddedServer;
+import dev.wharf.embedded.EmbeddedServerException;
+import dev.wharf.embedded.InApplicationSettings;
 import dev.wharf.jms.config.ConnectionOptions;
 import dev.wharf.jms.config.WharfConnectionConfig;
 import dev.wharf.jms.error.JmsErrors;
-import dev.wharf.namesrv.NameServer;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
 import java.io.IOException;
@@ -215,66 +215,36 @@ public final class VmBrokerRegistry {
     /** The NameServer and broker of one vm:// name. */
     private static final class EmbeddedBroker implements VmBroker {
 
-        /** Commit-log file size of an in-JVM broker unless the URL sets one: small, since it is mapped at once. */
-        private static final int VM_COMMIT_LOG_FILE_SIZE = 64 * 1024 * 1024;
-        private static final int VM_MAX_HASH_SLOTS = 200_000;
-        private static final int VM_MAX_INDEX_NUM = 800_000;
+        private final EmbeddedServer server;
 
-        private final NameServer nameServer;
-        private final Broker broker;
-
-        private EmbeddedBroker(NameServer nameServer, Broker broker) {
-            this.nameServer = nameServer;
-            this.broker = broker;
+        private EmbeddedBroker(EmbeddedServer server) {
+            this.server = server;
         }
 
         static EmbeddedBroker start(VmBrokerSpec spec) throws JMSException {
             BrokerSettings settings = settings(spec);
-            NameServer nameServer = NameServer.onPort(0);
-            nameServer.start();
-            Broker broker = null;
             try {
-                settings.broker().setNamesrvAddr(nameServer.address());
-                broker = new Broker(settings);
-                broker.start();
-                broker.registerWithNameServers().join();
-                return new EmbeddedBroker(nameServer, broker);
-            } catch (IOException | RuntimeException e) {
-                if (broker != null) {
-                    broker.shutdown();
-                }
-                nameServer.shutdown();
-                throw JmsErrors.jms("Could not start the broker vm://" + spec.name() + " storing in "
-                        + spec.storePathRootDir() + ": " + e.getMessage() + "; check the folder and the broker"
-                        + " settings of the URL.", e);
+                return new EmbeddedBroker(EmbeddedServer.start(settings, 0));
+            } catch (EmbeddedServerException e) {
+                throw JmsErrors.jms("Could not start the broker vm://" + spec.name() + ": " + e.getMessage()
+                        + "; check the folder and the broker settings of the URL.", e);
             }
         }
 
         private static BrokerSettings settings(VmBrokerSpec spec) throws JMSException {
-            BrokerSettings s = BrokerSettings.defaults();
-            s.broker().setBrokerName("vm-" + spec.name());
-            s.broker().setBrokerClusterName("vm-" + spec.name());
-            s.broker().setSendMessageThreadPoolNums(2);
-            s.broker().setPullMessageThreadPoolNums(4);
-            s.broker().setQueryMessageThreadPoolNums(1);
-            s.broker().setAdminBrokerThreadPoolNums(1);
-            s.broker().setClientManageThreadPoolNums(2);
-            s.store().setMappedFileSizeCommitLog(VM_COMMIT_LOG_FILE_SIZE);
-            s.store().setMaxHashSlotNum(VM_MAX_HASH_SLOTS);
-            s.store().setMaxIndexNum(VM_MAX_INDEX_NUM);
-            s.netty().setSelectorThreads(1);
+            BrokerSettings s = InApplicationSettings.defaults("vm-" + spec.name());
             Map<String, String> requested = new LinkedHashMap<>(spec.settings());
             requested.remove(WharfConnectionConfig.STORE_PATH_ROOT_DIR);
             List<String> unknown;
             try {
-                unknown = BeanBinder.bind(requested, s.broker(), s.store(), s.netty());
+                unknown = InApplicationSettings.bind(s, requested);
             } catch (IllegalArgumentException e) {
                 throw JmsErrors.jms("The broker settings of vm://" + spec.name() + " are invalid: " + e.getMessage(),
                         e);
             }
             if (!unknown.isEmpty()) {
-                throw new JMSException(BeanBinder.describeUnknown(unknown, "the broker settings of vm://"
-                        + spec.name(), s.broker(), s.store(), s.netty(), new ConnectionOptions()));
+                throw new JMSException(InApplicationSettings.describeUnknown(s, unknown, "the broker settings of vm://"
+                        + spec.name(), new ConnectionOptions()));
             }
             // The in-JVM broker always listens on loopback: its NameServer is only given to this JVM's clients.
             if (!requested.containsKey("listenPort")) {
@@ -292,16 +262,12 @@ public final class VmBrokerRegistry {
 
         @Override
         public String namesrvAddr() {
-            return nameServer.address();
+            return server.namesrvAddr();
         }
 
         @Override
         public void shutdown() {
-            try {
-                broker.shutdown();
-            } finally {
-                nameServer.shutdown();
-            }
+            server.close();
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.wharf.jms.it;
 
+import dev.wharf.testing.TestWharf;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -14,12 +15,12 @@ public final class BothBrokers implements AutoCloseable {
 
     private final VmNames vm;
     private final String vmUrl;
-    private final LoopbackWharf standalone;
+    private final TestWharf standalone;
 
     public BothBrokers(String prefix, Path store) throws IOException {
         this.vm = new VmNames(prefix);
         this.vmUrl = vm.url("?defaultTopicQueueNums=2");
-        this.standalone = new LoopbackWharf(store);
+        this.standalone = TestWharf.loopback(store);
     }
 
     /** Both URLs, named "vm" and "standalone" in the test report. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.testing.TestWharf;
 import jakarta.jms.Connection;
 import jakarta.jms.InvalidClientIDException;
 import java.io.BufferedReader;
@@ -27,7 +28,7 @@ class ClientIdAcrossProcessesTest {
 
     @Test
     void aClientIdHeldByAnotherProcessIsRefusedUntilThatProcessDies() throws Exception {
-        try (LoopbackWharf wharf = new LoopbackWharf(store)) {
+        try (TestWharf wharf = TestWharf.loopback(store)) {
             Process holder = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
                     "-cp", System.getProperty("java.class.path"), ClientIdHolderMain.class.getName(),
                     wharf.url(), "billing-1").redirectErrorStream(true).start();

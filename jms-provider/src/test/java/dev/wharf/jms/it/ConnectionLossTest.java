@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.testing.TestWharf;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.MessageProducer;
@@ -29,11 +30,11 @@ class ConnectionLossTest {
 
     @TempDir
     Path store;
-    private LoopbackWharf wharf;
+    private TestWharf wharf;
 
     @BeforeEach
     void start() throws Exception {
-        wharf = new LoopbackWharf(store);
+        wharf = TestWharf.loopback(store);
     }
 
     @AfterEach

@@ -5,13 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.wharf.client.ClientConfig;
 import dev.wharf.client.admin.AdminClient;
-import dev.wharf.controller.Controller;
-import dev.wharf.controller.ControllerConfig;
 import dev.wharf.controller.client.ControllerAdmin;
 import dev.wharf.jms.WharfConnectionFactory;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.protocol.body.ControllerData.BrokerGroupInfo;
-import dev.wharf.remoting.NettyServerConfig;
+import dev.wharf.testing.TestControllers;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -20,7 +18,6 @@ import jakarta.jms.MessageProducer;
 import jakarta.jms.Queue;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,7 +49,7 @@ class JmsFailoverTest {
     @TempDir
     Path root;
     private NameServer nameServer;
-    private final List<Controller> controllers = new ArrayList<>();
+    private TestControllers quorum;
     private final List<Process> replicas = new ArrayList<>();
     private final List<String> addresses = new ArrayList<>();
     private ControllerAdmin admin;
@@ -61,35 +58,9 @@ class JmsFailoverTest {
     void start() throws Exception {
         nameServer = NameServer.onPort(0);
         nameServer.start();
-        List<String> peers = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                peers.add("n" + i + "=127.0.0.1:" + s.getLocalPort());
-            }
-        }
-        List<Thread> starting = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            ControllerConfig c = new ControllerConfig();
-            c.setControllerPeers(String.join(",", peers));
-            c.setControllerSelfId("n" + i);
-            c.setControllerStorePath(root.resolve("controller-" + i).toString());
-            Controller controller = new Controller(c);
-            controllers.add(controller);
-            Thread t = new Thread(() -> {
-                NettyServerConfig server = new NettyServerConfig();
-                server.setListenPort(0);
-                server.setSelectorThreads(1);
-                controller.start(server);
-            });
-            t.start();
-            starting.add(t);
-        }
-        for (Thread t : starting) {
-            t.join();
-        }
-        await().atMost(Duration.ofSeconds(60)).until(() -> controllers.stream().anyMatch(Controller::isLeader));
-        String controllerAddr = String.join(";", controllers.stream().map(Controller::address).toList());
-        admin = new ControllerAdmin(controllerAddr, 5_000);
+        quorum = new TestControllers(root, 3);
+        String controllerAddr = quorum.address();
+        admin = quorum.admin();
         for (String name : List.of("a", "b", "c")) {
             Path addressFile = root.resolve(name + ".address");
             Process p = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"), "-Xmx192m",
@@ -120,10 +91,9 @@ class JmsFailoverTest {
             p.destroyForcibly();
             p.waitFor(20, TimeUnit.SECONDS);
         }
-        if (admin != null) {
-            admin.close();
+        if (quorum != null) {
+            quorum.close();
         }
-        controllers.forEach(Controller::shutdown);
         nameServer.shutdown();
     }
 

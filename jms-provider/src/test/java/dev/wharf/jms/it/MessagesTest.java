@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.wharf.jms.WharfConnectionFactory;
 import dev.wharf.jms.message.fixtures.Order;
+import dev.wharf.testing.TestWharf;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.DeliveryMode;
@@ -36,13 +37,13 @@ class MessagesTest {
 
     @TempDir
     static Path store;
-    private static LoopbackWharf wharf;
+    private static TestWharf wharf;
     private static Connection connection;
     private static Session session;
 
     @BeforeAll
     static void start() throws Exception {
-        wharf = new LoopbackWharf(store);
+        wharf = TestWharf.loopback(store);
         WharfConnectionFactory factory = new WharfConnectionFactory(wharf.url());
         factory.setDeserializationAllowList(Order.class.getPackageName()); // the test's own message class
         connection = factory.createConnection();

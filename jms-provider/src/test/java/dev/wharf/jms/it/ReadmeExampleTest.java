@@ -2,6 +2,7 @@ package dev.wharf.jms.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.wharf.testing.TestWharf;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -43,7 +44,7 @@ class ReadmeExampleTest {
 
     @Test
     void againstAStandaloneServer() throws Exception {
-        try (LoopbackWharf wharf = new LoopbackWharf(store)) {
+        try (TestWharf wharf = TestWharf.loopback(store)) {
             assertThat(run(wharf.url())).contains("received: order #1");
         }
     }

@@ -9,6 +9,7 @@ import dev.wharf.security.Action;
 import dev.wharf.security.PasswordHasher;
 import dev.wharf.security.Policy;
 import dev.wharf.security.User;
+import dev.wharf.testing.TestWharf;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSContext;
 import jakarta.jms.JMSSecurityException;
@@ -36,7 +37,7 @@ class SecurityTest {
 
     @TempDir
     static Path dir;
-    private static LoopbackWharf wharf;
+    private static TestWharf wharf;
 
     @BeforeAll
     static void start() throws Exception {
@@ -45,7 +46,7 @@ class SecurityTest {
                 user("app", Policy.allow("topic:secure-*", Action.PUB, Action.SUB),
                         Policy.allow("group:secure-*", Action.SUB)),
                 user("reader", Policy.allow("topic:secure-*", Action.SUB), Policy.allow("group:secure-*", Action.SUB))));
-        wharf = new LoopbackWharf(dir.resolve("store"), Map.of("aclEnable", "true", "aclFile", acl.toString()));
+        wharf = TestWharf.loopback(dir.resolve("store"), Map.of("aclEnable", "true", "aclFile", acl.toString()));
     }
 
     @AfterAll

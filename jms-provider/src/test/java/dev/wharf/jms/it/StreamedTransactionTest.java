@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wharf.jms.WharfConnectionFactory;
 import dev.wharf.jms.spi.TransactionLifecycleListener;
+import dev.wharf.testing.TestWharf;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
@@ -37,11 +38,11 @@ class StreamedTransactionTest {
 
     @TempDir
     static Path store;
-    private static LoopbackWharf wharf;
+    private static TestWharf wharf;
 
     @BeforeAll
     static void start() throws Exception {
-        wharf = new LoopbackWharf(store, Map.of("maxMessageSize", "16384", "defaultTopicQueueNums", "1"));
+        wharf = TestWharf.loopback(store, Map.of("maxMessageSize", "16384", "defaultTopicQueueNums", "1"));
     }
 
     @AfterAll

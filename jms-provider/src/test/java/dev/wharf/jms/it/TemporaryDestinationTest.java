@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.wharf.client.ClientConfig;
 import dev.wharf.client.admin.AdminClient;
 import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.testing.TestWharf;
 import jakarta.jms.Connection;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.InvalidDestinationException;
@@ -29,12 +30,12 @@ class TemporaryDestinationTest {
 
     @TempDir
     Path store;
-    private LoopbackWharf wharf;
+    private TestWharf wharf;
     private AdminClient admin;
 
     @BeforeEach
     void start() throws Exception {
-        wharf = new LoopbackWharf(store);
+        wharf = TestWharf.loopback(store);
         ClientConfig config = new ClientConfig();
         config.setNamesrvAddr(wharf.namesrvAddr());
         config.setInstanceName("temp-admin");

@@ -9,6 +9,7 @@ import dev.wharf.jms.core.WharfSession;
 import dev.wharf.jms.spi.DefaultTransactionChecker;
 import dev.wharf.jms.spi.TransactionCheck;
 import dev.wharf.jms.spi.TransactionLifecycleListener;
+import dev.wharf.testing.TestWharf;
 import jakarta.jms.Connection;
 import jakarta.jms.IllegalStateException;
 import jakarta.jms.JMSException;
@@ -38,13 +39,13 @@ class TransactionTest {
 
     @TempDir
     static Path store;
-    private static LoopbackWharf wharf;
+    private static TestWharf wharf;
     private static final List<TransactionCheck> CHECKS = Collections.synchronizedList(new ArrayList<>());
     private static final List<String> EVENTS = Collections.synchronizedList(new ArrayList<>());
 
     @BeforeAll
     static void start() throws Exception {
-        wharf = new LoopbackWharf(store, Map.of("transactionCheckInterval", "300", "transactionTimeOut", "500",
+        wharf = TestWharf.loopback(store, Map.of("transactionCheckInterval", "300", "transactionTimeOut", "500",
                 "defaultTopicQueueNums", "2"));
     }
 

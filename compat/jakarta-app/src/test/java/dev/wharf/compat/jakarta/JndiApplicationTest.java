@@ -2,8 +2,8 @@ package dev.wharf.compat.jakarta;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.wharf.jms.it.LoopbackWharf;
 import dev.wharf.protocol.body.TopicConfig;
+import dev.wharf.testing.TestWharf;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -36,7 +36,7 @@ class JndiApplicationTest {
 
     @Test
     void looksUpTheFactoryQueueAndTopicFromJndiPropertiesAndExchangesMessages() throws Exception {
-        try (LoopbackWharf wharf = new LoopbackWharf(dir.resolve("store"))) {
+        try (TestWharf wharf = TestWharf.loopback(dir.resolve("store"))) {
             // the README's JMS section, with the test broker's address
             Path conf = jndiProperties(
                     "java.naming.factory.initial=dev.wharf.jms.jndi.WharfInitialContextFactory",
@@ -93,7 +93,7 @@ class JndiApplicationTest {
                 .contains("wharf://");
     }
 
-    private static long storedIn(LoopbackWharf wharf, String topic) {
+    private static long storedIn(TestWharf wharf, String topic) {
         TopicConfig config = wharf.broker().topics().find(topic);
         assertThat(config).as("topic %s on the broker", topic).isNotNull();
         long stored = 0;

@@ -3,7 +3,7 @@ package dev.wharf.compat.netty41;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wharf.jms.WharfConnectionFactory;
-import dev.wharf.jms.it.LoopbackWharf;
+import dev.wharf.testing.TestWharf;
 import io.netty.util.Version;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
@@ -37,7 +37,7 @@ class JmsOnNetty41Test {
     @ParameterizedTest(name = "useEpoll={0}")
     @ValueSource(booleans = { true, false })
     void sendReceiveCommitAndRollBack(boolean useEpoll) throws Exception {
-        try (LoopbackWharf wharf = new LoopbackWharf(store, Map.of("useEpoll", String.valueOf(useEpoll)));
+        try (TestWharf wharf = TestWharf.loopback(store, Map.of("useEpoll", String.valueOf(useEpoll)));
              Connection c = new WharfConnectionFactory(wharf.url()).createConnection()) {
             c.start();
             Session s = c.createSession();

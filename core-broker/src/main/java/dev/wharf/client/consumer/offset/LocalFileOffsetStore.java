@@ -2,16 +2,13 @@ package dev.wharf.client.consumer.offset;
 
 import dev.wharf.client.ClientException;
 import dev.wharf.common.message.MessageQueue;
+import dev.wharf.common.util.AtomicFiles;
 import dev.wharf.protocol.body.Json;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -153,22 +150,11 @@ public final class LocalFileOffsetStore implements OffsetStore {
         byte[] bytes = Json.encode(new OffsetFile(entries));
         synchronized (writeLock) {
             Files.createDirectories(file.getParent());
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
+            AtomicFiles.writeAndForce(temp, bytes);
             if (Files.exists(file)) {
                 Files.copy(file, backup, StandardCopyOption.REPLACE_EXISTING);
             }
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            AtomicFiles.replace(temp, file);
         }
     }
 

@@ -1,10 +1,9 @@
 package dev.wharf.spring.boot.actuate;
 
+import dev.wharf.embedded.StoreStatus;
 import dev.wharf.protocol.body.RouteData.ClusterInfo;
 import dev.wharf.spring.boot.autoconfigure.WharfConnectionDetails;
 import dev.wharf.spring.boot.embedded.EmbeddedWharfBroker;
-import dev.wharf.store.StoreStats;
-import dev.wharf.store.health.StoreHealth;
 import java.io.IOException;
 import java.nio.file.FileStore;
 import java.nio.file.Files;
@@ -91,18 +90,17 @@ public final class WharfHealthCheck {
         FileStore disk = Files.getFileStore(embedded.storeDir());
         long total = disk.getTotalSpace();
         double usedPercent = total == 0 ? 0 : 100.0 * (total - disk.getUsableSpace()) / total;
-        int limit = embedded.broker().settings().store().getDiskMaxUsedSpaceRatio();
-        StoreStats stats = embedded.broker().store().stats();
+        StoreStatus store = embedded.storeStatus();
+        int limit = store.diskMaxUsedSpaceRatio();
         out.put("diskUsedPercent", Math.round(usedPercent * 10) / 10.0);
         out.put("diskMaxUsedSpaceRatio", limit);
         out.put("diskFreeBytes", disk.getUsableSpace());
-        out.put("storedMessages", stats.putMessageCount());
-        out.put("failedWrites", stats.putFailureCount());
-        StoreHealth storeHealth = embedded.broker().store().health();
-        out.put("store", storeHealth.isUp() ? "UP" : String.valueOf(storeHealth.condition()));
-        if (!storeHealth.isUp()) {
+        out.put("storedMessages", store.storedMessages());
+        out.put("failedWrites", store.failedWrites());
+        out.put("store", store.condition());
+        if (!store.takesWrites()) {
             // refusing writes (disk full, dispatch stuck, failed): the application cannot send, so it is not healthy
-            out.put("error", storeHealth.writeRefusal());
+            out.put("error", store.writeRefusal());
             return false;
         }
         if (usedPercent > limit) {

@@ -1,10 +1,7 @@
 package dev.wharf.spring.boot.autoconfigure;
 
-import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.BrokerSettings;
-import dev.wharf.common.config.BeanBinder;
-import dev.wharf.remoting.NettyServerConfig;
-import dev.wharf.store.MessageStoreConfig;
+import dev.wharf.embedded.InApplicationSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -20,11 +17,6 @@ final class EmbeddedBrokerSettingsFactory {
 
     static final String BROKER_PREFIX = "wharf.embedded.broker";
 
-    /** Commit-log file size unless set: small, since a file is mapped at once. */
-    private static final int COMMIT_LOG_FILE_SIZE = 64 * 1024 * 1024;
-    private static final int MAX_HASH_SLOTS = 200_000;
-    private static final int MAX_INDEX_NUM = 800_000;
-
     /** Settings the starter owns: where they are set instead. */
     private static final Map<String, String> OWNED = Map.of(
             "storePathRootDir", "wharf.embedded.store-dir",
@@ -39,26 +31,15 @@ final class EmbeddedBrokerSettingsFactory {
      *                                                    form or out of range
      */
     static BrokerSettings create(WharfProperties.Embedded embedded, Path storeDir) {
-        BrokerSettings s = BrokerSettings.defaults();
-        s.broker().setBrokerName("wharf-embedded");
-        s.broker().setBrokerClusterName("wharf-embedded");
-        s.broker().setSendMessageThreadPoolNums(2);
-        s.broker().setPullMessageThreadPoolNums(4);
-        s.broker().setQueryMessageThreadPoolNums(1);
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setClientManageThreadPoolNums(2);
-        s.store().setMappedFileSizeCommitLog(COMMIT_LOG_FILE_SIZE);
-        s.store().setMaxHashSlotNum(MAX_HASH_SLOTS);
-        s.store().setMaxIndexNum(MAX_INDEX_NUM);
-        s.netty().setSelectorThreads(1);
+        BrokerSettings s = InApplicationSettings.defaults("wharf-embedded");
         s.netty().setListenPort(0);
         // loopback unless the application opens the broker up (bindAddress, brokerIP1)
         s.netty().setBindAddress("127.0.0.1");
         s.broker().setBrokerIP1("127.0.0.1");
         s.store().setFlushDiskType(embedded.getFlushDiskType());
 
-        Map<String, String> settings = SettingKeys.canonical(embedded.getBroker(), BrokerConfig.class,
-                MessageStoreConfig.class, NettyServerConfig.class);
+        Map<String, String> settings = SettingKeys.canonical(embedded.getBroker(),
+                InApplicationSettings.settingTypes().toArray(Class<?>[]::new));
         for (String key : settings.keySet()) {
             String instead = OWNED.get(key);
             if (instead != null) {
@@ -68,14 +49,13 @@ final class EmbeddedBrokerSettingsFactory {
         }
         List<String> unknown;
         try {
-            unknown = BeanBinder.bind(settings, s.broker(), s.store(), s.netty());
+            unknown = InApplicationSettings.bind(s, settings);
         } catch (IllegalArgumentException e) {
             throw invalid(settings, e.getMessage());
         }
         if (!unknown.isEmpty()) {
             throw new InvalidConfigurationPropertyValueException(BROKER_PREFIX + "." + unknown.get(0),
-                    settings.get(unknown.get(0)), BeanBinder.describeUnknown(unknown, BROKER_PREFIX, s.broker(),
-                            s.store(), s.netty()));
+                    settings.get(unknown.get(0)), InApplicationSettings.describeUnknown(s, unknown, BROKER_PREFIX));
         }
         s.store().setStorePathRootDir(storeDir.toString());
         try {

@@ -2,11 +2,10 @@ package dev.wharf.spring.boot.embedded;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
-import dev.wharf.namesrv.NameServer;
-import dev.wharf.namesrv.NameServerConfig;
-import dev.wharf.remoting.NettyServerConfig;
+import dev.wharf.embedded.EmbeddedServer;
+import dev.wharf.embedded.EmbeddedServerException;
+import dev.wharf.embedded.StoreStatus;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -16,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A NameServer and a broker running inside the application, both on 127.0.0.1: the broker registers with this
  * NameServer only, and the application's connection factory points at it. The store is persistent (a folder of the
- * application's choice), so messages survive a restart of the application.
+ * application's choice), so messages survive a restart of the application. The servers are an
+ * {@link EmbeddedServer}; this bean adds the starter's property names to its failures.
  *
  * <p>Lifecycle: {@link #start} once, {@link #stop()} once (idempotent). Thread-safe.
  */
@@ -24,15 +24,11 @@ public final class EmbeddedWharfBroker {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedWharfBroker.class);
 
-    private final NameServer nameServer;
-    private final Broker broker;
-    private final Path storeDir;
+    private final EmbeddedServer server;
     private boolean stopped;
 
-    private EmbeddedWharfBroker(NameServer nameServer, Broker broker, Path storeDir) {
-        this.nameServer = nameServer;
-        this.broker = broker;
-        this.storeDir = storeDir;
+    private EmbeddedWharfBroker(EmbeddedServer server) {
+        this.server = server;
     }
 
     /**
@@ -53,52 +49,41 @@ public final class EmbeddedWharfBroker {
             throw new IllegalStateException("Cannot create the embedded broker's store folder " + storeDir + ": "
                     + e.getMessage() + "; set wharf.embedded.store-dir to a writable folder.", e);
         }
-        NettyServerConfig server = new NettyServerConfig();
-        server.setListenPort(nameServerPort);
-        NameServer nameServer = new NameServer(new NameServerConfig(), server);
+        EmbeddedServer server;
         try {
-            nameServer.start();
-        } catch (RuntimeException e) {
-            throw new IllegalStateException("Cannot start the embedded NameServer on 127.0.0.1:" + nameServerPort + ": "
-                    + e.getMessage() + "; choose another wharf.embedded.port (0 = any free port).", e);
-        }
-        Broker broker = null;
-        try {
-            settings.broker().setNamesrvAddr(nameServer.address());
-            broker = new Broker(settings);
-            broker.start();
-            broker.registerWithNameServers().join();
-        } catch (IOException | RuntimeException e) {
-            if (broker != null) {
-                broker.shutdown();
-            }
-            nameServer.shutdown();
-            throw new IllegalStateException("Cannot start the embedded broker storing in " + storeDir + ": "
-                    + (e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage())
-                    + "; check that the folder is writable and not used by another running broker.", e);
+            server = EmbeddedServer.start(settings, nameServerPort);
+        } catch (EmbeddedServerException e) {
+            throw new IllegalStateException(e.getMessage() + (e.part() == EmbeddedServerException.Part.NAME_SERVER
+                    ? "; choose another wharf.embedded.port (0 = any free port)."
+                    : "; check that the folder is writable and not used by another running broker."), e);
         }
         log.info("Embedded Wharf broker {} started: NameServer at {}, broker at {}, store {} ({})",
-                settings.broker().getBrokerName(), nameServer.address(), broker.address(), storeDir,
+                settings.broker().getBrokerName(), server.namesrvAddr(), server.broker().address(), storeDir,
                 settings.store().getFlushDiskType());
-        return new EmbeddedWharfBroker(nameServer, broker, storeDir);
+        return new EmbeddedWharfBroker(server);
     }
 
     /** The NameServer address clients use ({@code 127.0.0.1:port}). */
     public String namesrvAddr() {
-        return nameServer.address();
+        return server.namesrvAddr();
     }
 
     /** The broker, for health and metrics. */
     public Broker broker() {
-        return broker;
+        return server.broker();
     }
 
     public Path storeDir() {
-        return storeDir;
+        return server.storeDir();
     }
 
-    public synchronized boolean isRunning() {
-        return !stopped && broker.isStarted();
+    /** The state of the broker's store, for the health check. */
+    public StoreStatus storeStatus() {
+        return server.storeStatus();
+    }
+
+    public boolean isRunning() {
+        return server.isRunning();
     }
 
     /** Stops the broker (flushing its store) and then the NameServer. */
@@ -107,11 +92,7 @@ public final class EmbeddedWharfBroker {
             return;
         }
         stopped = true;
-        try {
-            broker.shutdown();
-        } finally {
-            nameServer.shutdown();
-        }
-        log.info("Embedded Wharf broker stopped (store {})", storeDir);
+        server.close();
+        log.info("Embedded Wharf broker stopped (store {})", server.storeDir());
     }
 }

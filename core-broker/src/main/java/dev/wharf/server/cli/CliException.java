@@ -1,4 +1,4 @@
-package dev.wharf.server;
+package dev.wharf.server.cli;
 
 /**
  * A failure the command line reports as one sentence on stderr, with the exit code it stands for (see

@@ -1,4 +1,4 @@
-package dev.wharf.server;
+package dev.wharf.server.cli;
 
 /** Exit codes of the {@code wharf} command, listed in its {@code --help}. */
 public final class ExitCodes {
