@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A RocketMQ client configured with {@code rocketmq.serialize.type=ROCKETMQ} sends every header in RocketMQ's binary
- * encoding; Wharf answers in kind. The client runs in a child JVM ({@link BinaryHeaderClientMain}) because it reads
+ * encoding; Wharf answers in kind (sends, compressed bodies, pulls). The client runs in a child JVM ({@link BinaryHeaderClientMain}) because it reads
  * the setting once per JVM.
  */
 class BinaryHeaderCompatTest {
@@ -21,7 +21,7 @@ class BinaryHeaderCompatTest {
     Path dir;
 
     @Test
-    void aClientSendingBinaryHeadersSendsConsumesAndAdministers() throws Exception {
+    void aClientSendingBinaryHeadersSendsAndConsumes() throws Exception {
         try (WharfServers servers = WharfServers.start(dir.resolve("store"))) {
             Path out = dir.resolve("client.out");
             Process client = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -37,8 +37,7 @@ class BinaryHeaderCompatTest {
                     .filter(l -> l.startsWith("RESULT ")).toList();
             assertThat(results).as(Files.readString(out)).contains("RESULT serializeType=ROCKETMQ",
                     "RESULT sent 0 SEND_OK", "RESULT sent 3 SEND_OK",
-                    "RESULT received [bin-0, bin-1, bin-2, bin-3, bin-oneway]", "RESULT intact true",
-                    "RESULT topicStats 5");
+                    "RESULT received [bin-0, bin-1, bin-2, bin-3, bin-oneway]", "RESULT intact true");
             assertThat(client.exitValue()).isZero();
         }
     }

@@ -10,7 +10,8 @@ import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.TransactionMQProducer;
 
 /**
- * Unmodified RocketMQ clients with their default settings, pointed at a Wharf name server; each gets its own
+ * Unmodified RocketMQ clients with their default settings (but longer time-outs, see below), pointed at a Wharf name
+ * server; each gets its own
  * instance name (so clients of one test do not share a connection factory) and is shut down by {@link #close}.
  */
 final class RocketClients implements AutoCloseable {
@@ -21,6 +22,11 @@ final class RocketClients implements AutoCloseable {
      * longer than the default 3 s on a loaded two-core build machine.
      */
     private static final int SEND_TIMEOUT_MILLIS = 15_000;
+    /**
+     * Likewise for route look-ups and the other calls the client makes with its API timeout (3 s by default): the
+     * first one in a fresh JVM also pays for class loading and the connection.
+     */
+    static final int API_TIMEOUT_MILLIS = 15_000;
 
     private final String namesrvAddr;
     private final List<Runnable> shutdowns = new ArrayList<>();
@@ -38,6 +44,7 @@ final class RocketClients implements AutoCloseable {
         producer.setNamesrvAddr(namesrvAddr);
         producer.setInstanceName(instanceName());
         producer.setSendMsgTimeout(SEND_TIMEOUT_MILLIS);
+        producer.setMqClientApiTimeout(API_TIMEOUT_MILLIS);
         producer.start();
         shutdowns.add(producer::shutdown);
         return producer;
@@ -50,6 +57,7 @@ final class RocketClients implements AutoCloseable {
         producer.setInstanceName(instanceName());
         producer.setTransactionListener(listener);
         producer.setSendMsgTimeout(SEND_TIMEOUT_MILLIS);
+        producer.setMqClientApiTimeout(API_TIMEOUT_MILLIS);
         producer.start();
         shutdowns.add(producer::shutdown);
         return producer;
@@ -59,6 +67,7 @@ final class RocketClients implements AutoCloseable {
     DefaultMQPushConsumer pushConsumer(String group) {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(namesrvAddr);
+        consumer.setMqClientApiTimeout(API_TIMEOUT_MILLIS);
         consumer.setInstanceName(instanceName());
         shutdowns.add(consumer::shutdown);
         return consumer;
@@ -68,6 +77,7 @@ final class RocketClients implements AutoCloseable {
     DefaultLitePullConsumer litePullConsumer(String group) {
         DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(group);
         consumer.setNamesrvAddr(namesrvAddr);
+        consumer.setMqClientApiTimeout(API_TIMEOUT_MILLIS);
         consumer.setInstanceName(instanceName());
         shutdowns.add(consumer::shutdown);
         return consumer;
