@@ -166,12 +166,14 @@ const pages = {
   },
   async group(name) {
     const g = await api('/groups/' + encodeURIComponent(name));
-    const topics = [...new Set(g.queues.map(q => q.topic))];
+    // the group's own topics first: its retry topic is rarely what an operator resets
+    const topics = [...new Set(g.queues.map(q => q.topic))].sort((a, b) =>
+      (a.startsWith('%RETRY%') - b.startsWith('%RETRY%')) || a.localeCompare(b));
     page.innerHTML = '<h2>Group ' + esc(name) + '</h2><p>Lag: <b id="group-lag">' + g.lag + '</b> message(s)</p>'
       + table(['topic', 'broker', 'queue', 'broker offset', 'consumer offset', 'lag', 'last consumed'], g.queues.map(q =>
         [esc(q.topic), esc(q.broker), q.queueId, q.brokerOffset, q.consumerOffset, q.lag, esc(time(q.lastTimestamp))]), 'lag-table')
       + '<h3>Lag</h3><div class="chart"><canvas id="lag-chart"></canvas></div>'
-      + '<h3 class="admin-only">Reset offsets</h3><form id="reset" class="admin-only">Topic <select name="topic">' + topics.map(t => '<option>' + esc(t)
+      + '<h3 class="admin-only">Reset offsets</h3><form id="reset" class="admin-only">Topic <select name="topic" id="reset-topic">' + topics.map(t => '<option>' + esc(t)
       + '</option>').join('') + '</select> to <input name="to" id="reset-to" value="earliest" size="26"'
       + ' title="earliest, latest, 2026-11-29T10:00:00Z or epoch milliseconds"> <button class="danger">Reset</button></form>';
     drawChart('lag-chart', 'lag', g.lagHistory);
