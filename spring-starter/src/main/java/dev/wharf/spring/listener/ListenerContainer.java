@@ -63,7 +63,7 @@ public final class ListenerContainer {
             return;
         }
         topics.ensure(endpoint.topic());
-        PushConsumer c = create();
+        PushConsumer c = createConsumer();
         try {
             c.start();
         } catch (ClientException | RuntimeException e) {
@@ -116,7 +116,8 @@ public final class ListenerContainer {
         return consumer == null ? Set.of() : consumer.assignedQueues();
     }
 
-    private PushConsumer create() {
+    /** A consumer configured from the endpoint's attributes (not started). */
+    PushConsumer createConsumer() {
         PushConsumer c = new PushConsumer(endpoint.consumerGroup(), clientConfig.get());
         c.subscribe(endpoint.topic(), endpoint.selector());
         c.setMessageModel(endpoint.messageModel() == MessageModel.BROADCASTING

@@ -49,6 +49,8 @@ public final class MessageListenerAnnotationBeanPostProcessor
     private final List<Pending> pending = new ArrayList<>();
     private final Map<String, ListenerEndpoint> groups = new HashMap<>();
     private final Map<String, ListenerEndpoint> ids = new HashMap<>();
+    /** Set once all singletons exist: a bean initialised later (lazy) registers its listeners at once. */
+    private boolean singletonsReady;
 
     @Override
     public void setBeanFactory(BeanFactory beanFactory) {
@@ -83,8 +85,11 @@ public final class MessageListenerAnnotationBeanPostProcessor
             for (MessageListener a : e.getValue()) {
                 ListenerEndpoint endpoint = definitions.define(beanName, e.getKey(), a, index++, DEFAULT_CONVERTER);
                 claim(endpoint);
-                pending.add(new Pending(endpoint, bean));
+                addPending(new Pending(endpoint, bean));
             }
+        }
+        if (isSingletonsReady()) {
+            afterSingletonsInstantiated();
         }
         return bean;
     }
@@ -104,10 +109,19 @@ public final class MessageListenerAnnotationBeanPostProcessor
         }
     }
 
+    private synchronized void addPending(Pending p) {
+        pending.add(p);
+    }
+
+    private synchronized boolean isSingletonsReady() {
+        return singletonsReady;
+    }
+
     @Override
     public void afterSingletonsInstantiated() {
         List<Pending> toRegister;
         synchronized (this) {
+            singletonsReady = true;
             toRegister = new ArrayList<>(pending);
             pending.clear();
         }

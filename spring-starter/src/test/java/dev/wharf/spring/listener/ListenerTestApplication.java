@@ -108,6 +108,12 @@ class ListenerTestApplication {
             broadcasts.add(body);
         }
 
+        @MessageListener(id = "history", topic = "e2e-history", consumerGroup = "e2e-history", autoStartup = "false",
+                consumeFromWhere = ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET)
+        void onHistory(String body) {
+            seen.add(new Seen("history", body, Map.of()));
+        }
+
         @MessageListener(topic = "e2e-tx", consumerGroup = "e2e-tx-native")
         @MessageListener(topic = "e2e-tx-jms", consumerGroup = "e2e-tx-jms-reader")
         void onTransactional(String body, @Header(WharfHeaders.TOPIC) String topic) {

@@ -82,6 +82,22 @@ class MessageListenerRegistrationTest {
         });
     }
 
+    static class LazyListener {
+        @MessageListener(topic = "late", consumerGroup = "late", autoStartup = "false")
+        void onMessage(String body) {
+        }
+    }
+
+    @Test
+    void aBeanCreatedAfterStartUpRegistersItsListenersThen() {
+        runner.withBean("lazyListener", LazyListener.class, LazyListener::new, bd -> bd.setLazyInit(true)).run(context -> {
+            MessageListenerRegistry registry = context.getBean(MessageListenerRegistry.class);
+            assertThat(registry.states()).doesNotContainKey("lazyListener#onMessage");
+            context.getBean(LazyListener.class);
+            assertThat(registry.states()).containsEntry("lazyListener#onMessage", "CREATED");
+        });
+    }
+
     // ------------------------------------------------------------------ refused definitions
 
     static class OrderlyBroadcast {
