@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * still held (waiting in a prefetch buffer, or delivered and not acknowledged yet), its lease is extended by
  * another {@code leaseMillis} (a lease change that does not count a delivery). So a message is redelivered to
  * another consumer only when its holder is gone: a closed connection returns its leases at once, a hung process
- * lets them run out. Every second each holder also gets a {@link Holder#tick()} (lazy DUPS_OK acknowledgements).
+ * lets them run out. Every round (see {@link #period(long)}) each holder also gets a {@link Holder#tick()} (lazy
+ * DUPS_OK acknowledgements).
  *
  * <p>The work of all connections runs on one shared daemon thread; the lease changes themselves are asynchronous.
  * Thread-safe.
@@ -51,7 +52,18 @@ public final class LeaseKeeper {
     /** @param leaseMillis the lease every pop asks for, and the length of each renewal */
     public LeaseKeeper(long leaseMillis) {
         this.leaseMillis = leaseMillis;
-        this.schedule = TIMER.scheduleWithFixedDelay(this::run, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        long period = period(leaseMillis);
+        this.schedule = TIMER.scheduleWithFixedDelay(this::run, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * How often the keeper looks at its holders: every second, or four times per lease when leases are shorter
+     * than two seconds. A lease is renewed once less than half of it is left, so a round must come at least once in
+     * that half (with time for the renewal's round trip): with a 1 s lease and 1 s rounds, a round that fell just
+     * before the half-way point saw too much left, and the next one came after the lease had ended.
+     */
+    static long period(long leaseMillis) {
+        return Math.max(1, Math.min(TICK_MILLIS, leaseMillis / 4));
     }
 
     private static ScheduledExecutorService timer() {
