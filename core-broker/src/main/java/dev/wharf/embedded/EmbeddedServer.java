@@ -56,14 +56,72 @@ public final class EmbeddedServer implements AutoCloseable {
     }
 
     /**
-     * A NameServer on 127.0.0.1 and a broker registered with it alone (its {@code namesrvAddr} is replaced).
+     * A NameServer on 127.0.0.1 and a broker registered with it alone (its {@code namesrvAddr} is replaced). The two
+     * are secured as one: the NameServer takes the broker's TLS and authentication settings and its users file (see
+     * {@link #sharedSecurity}), so a broker with {@code aclEnable} needs {@code innerClientAuthenticationCredentials}
+     * and one with {@code tlsMode=enforcing} needs {@code innerClientTlsEnable} to register. With the default
+     * settings both stay plain and open.
      *
      * @param settings       validated broker settings
      * @param nameServerPort the NameServer's port (0 = a free one)
-     * @throws EmbeddedServerException when a part cannot start; nothing runs then
+     * @throws EmbeddedServerException when a part cannot start, or {@link EmbeddedServerException.Part#SECURITY}
+     *                                 when the broker could not register at a NameServer secured like it; nothing
+     *                                 runs then
      */
     public static EmbeddedServer start(BrokerSettings settings, int nameServerPort) {
-        return builder().nameServerOnPort(nameServerPort).broker(settings).start();
+        requireInnerClientSecurity(settings);
+        NettyServerConfig netty = sharedSecurity(settings, new NettyServerConfig());
+        netty.setListenPort(nameServerPort);
+        return builder().nameServer(new NameServerConfig(), netty, new ControllerConfig()).broker(settings).start();
+    }
+
+    /**
+     * Gives a NameServer's listener the security of a broker it runs beside: the same authentication and
+     * authorization, the same users file (the broker's, by default {@code config/acl.json} under its store), the same
+     * TLS mode, certificate, key and client-certificate trust. One users file and one certificate then secure both
+     * ports, and the broker's inner-client credentials, which its own ports accept, are accepted for registration.
+     *
+     * @param settings the broker's settings
+     * @param target   the NameServer's listener settings, changed in place
+     * @return {@code target}
+     */
+    public static NettyServerConfig sharedSecurity(BrokerSettings settings, NettyServerConfig target) {
+        NettyServerConfig broker = settings.netty();
+        target.setAuthenticationEnabled(broker.isAuthenticationEnabled());
+        target.setAuthorizationEnabled(broker.isAuthorizationEnabled());
+        target.setAclFile(!broker.getAclFile().isEmpty() ? broker.getAclFile()
+                : settings.store().rootPath().resolve("config").resolve("acl.json").toString());
+        target.setAuthReplayWindowMillis(broker.getAuthReplayWindowMillis());
+        target.setTlsMode(broker.getTlsMode());
+        target.setTlsServerCertPath(broker.getTlsServerCertPath());
+        target.setTlsServerKeyPath(broker.getTlsServerKeyPath());
+        target.setTlsServerKeyPassword(broker.getTlsServerKeyPassword());
+        target.setTlsServerTrustCertPath(broker.getTlsServerTrustCertPath());
+        target.setTlsServerNeedClientAuth(broker.isTlsServerNeedClientAuth());
+        return target;
+    }
+
+    /*
+     * Checked before anything starts: otherwise the broker would start, fail to register with a refusal that does
+     * not say which of its own settings is missing, and be stopped again.
+     */
+    private static void requireInnerClientSecurity(BrokerSettings settings) {
+        NettyServerConfig netty = settings.netty();
+        String name = settings.broker().getBrokerName();
+        if (netty.isAuthenticationEnabled() && settings.broker().getInnerClientAuthenticationCredentials().isEmpty()) {
+            throw new EmbeddedServerException(EmbeddedServerException.Part.SECURITY, "Broker " + name
+                    + " authenticates (aclEnable/authenticationEnabled=true), and so does the NameServer started with"
+                    + " it, but innerClientAuthenticationCredentials is not set: the broker cannot register. Set it to"
+                    + " {\"accessKey\":\"<user>\",\"secretKey\":\"<password>\"} of a user of the users file"
+                    + (netty.isAuthorizationEnabled() ? " with ADMIN on cluster:"
+                            + settings.broker().getBrokerClusterName() : ""), null);
+        }
+        if ("enforcing".equals(netty.getTlsMode()) && !settings.broker().isInnerClientTlsEnable()) {
+            throw new EmbeddedServerException(EmbeddedServerException.Part.SECURITY, "Broker " + name
+                    + " has tlsMode=enforcing, and so has the NameServer started with it, but innerClientTlsEnable is"
+                    + " false: the broker cannot register over plain TCP. Set innerClientTlsEnable=true and"
+                    + " innerClientTlsTrustCertPath to a PEM file trusting the broker's certificate", null);
+        }
     }
 
     /** Whether an address listens on every interface rather than one. */

@@ -16,7 +16,12 @@ public final class EmbeddedServerException extends IllegalStateException {
         /** The metrics endpoint of the NameServer. */
         NAME_SERVER_METRICS,
         /** The broker: its port is taken, or its store folder is unusable or used by another running broker. */
-        BROKER
+        BROKER,
+        /**
+         * The broker cannot reach a NameServer that shares its security: it lacks the credentials or the TLS its
+         * registration needs.
+         */
+        SECURITY
     }
 
     private final Part part;

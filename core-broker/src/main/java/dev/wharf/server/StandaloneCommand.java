@@ -65,21 +65,9 @@ final class StandaloneCommand implements Callable<Integer> {
      * (the broker's, by default under its store), the same authentication, authorization and TLS.
      */
     private NettyServerConfig nameServerNetty(BrokerSettings settings, String bind) {
-        NettyServerConfig broker = settings.netty();
-        NettyServerConfig ns = new NettyServerConfig();
+        NettyServerConfig ns = EmbeddedServer.sharedSecurity(settings, new NettyServerConfig());
         ns.setListenPort(port);
         ns.setBindAddress(bind);
-        ns.setAuthenticationEnabled(broker.isAuthenticationEnabled());
-        ns.setAuthorizationEnabled(broker.isAuthorizationEnabled());
-        ns.setAclFile(!broker.getAclFile().isEmpty() ? broker.getAclFile()
-                : settings.store().rootPath().resolve("config").resolve("acl.json").toString());
-        ns.setAuthReplayWindowMillis(broker.getAuthReplayWindowMillis());
-        ns.setTlsMode(broker.getTlsMode());
-        ns.setTlsServerCertPath(broker.getTlsServerCertPath());
-        ns.setTlsServerKeyPath(broker.getTlsServerKeyPath());
-        ns.setTlsServerKeyPassword(broker.getTlsServerKeyPassword());
-        ns.setTlsServerTrustCertPath(broker.getTlsServerTrustCertPath());
-        ns.setTlsServerNeedClientAuth(broker.isTlsServerNeedClientAuth());
         return ns;
     }
 }

@@ -53,9 +53,13 @@ public final class EmbeddedWharfBroker {
         try {
             server = EmbeddedServer.start(settings, nameServerPort);
         } catch (EmbeddedServerException e) {
-            throw new IllegalStateException(e.getMessage() + (e.part() == EmbeddedServerException.Part.NAME_SERVER
-                    ? "; choose another wharf.embedded.port (0 = any free port)."
-                    : "; check that the folder is writable and not used by another running broker."), e);
+            throw new IllegalStateException(e.getMessage() + switch (e.part()) {
+                case NAME_SERVER, NAME_SERVER_METRICS -> "; choose another wharf.embedded.port (0 = any free port).";
+                case SECURITY -> " (as wharf.embedded.broker.inner-client-authentication-credentials,"
+                        + " wharf.embedded.broker.inner-client-tls-enable and"
+                        + " wharf.embedded.broker.inner-client-tls-trust-cert-path).";
+                case BROKER -> "; check that the folder is writable and not used by another running broker.";
+            }, e);
         }
         log.info("Embedded Wharf broker {} started: NameServer at {}, broker at {}, store {} ({})",
                 settings.broker().getBrokerName(), server.namesrvAddr(), server.broker().address(), storeDir,

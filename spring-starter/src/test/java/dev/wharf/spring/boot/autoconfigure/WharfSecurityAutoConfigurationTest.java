@@ -1,12 +1,17 @@
 package dev.wharf.spring.boot.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.client.ClientConfig;
+import dev.wharf.client.ClientException;
+import dev.wharf.client.admin.AdminClient;
 import dev.wharf.jms.WharfConnectionFactory;
 import dev.wharf.namesrv.NameServer;
 import dev.wharf.namesrv.NameServerConfig;
+import dev.wharf.protocol.ResponseCode;
 import dev.wharf.remoting.NettyServerConfig;
 import dev.wharf.security.AclFile;
 import dev.wharf.security.Action;
@@ -32,6 +37,9 @@ import org.springframework.jms.core.JmsTemplate;
 class WharfSecurityAutoConfigurationTest {
 
     private static final String PASSWORD = "spring-password-1";
+    private static final String BROKER_PASSWORD = "broker-password-1";
+    private static final String BROKER_CREDENTIALS = "wharf.embedded.broker.inner-client-authentication-credentials="
+            + "{\"accessKey\":\"broker\",\"secretKey\":\"" + BROKER_PASSWORD + "\"}";
 
     @TempDir
     Path dir;
@@ -39,14 +47,12 @@ class WharfSecurityAutoConfigurationTest {
     @Test
     void anApplicationSignsAsItsUserAgainstASecuredEmbeddedBroker() throws Exception {
         Path acl = dir.resolve("acl.json");
-        AclFile.write(acl, List.of(new User("app", PasswordHasher.hash("app", PASSWORD.toCharArray()), false,
-                List.of(Policy.allow("topic:greetings", Action.PUB, Action.SUB),
-                        Policy.allow("group:greetings", Action.SUB)))));
+        writeUsers(acl);
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(WharfAutoConfiguration.class, JmsAutoConfiguration.class))
                 .withPropertyValues("wharf.embedded.store-dir=" + dir.resolve("store"),
                         "wharf.embedded.broker.acl-enable=true", "wharf.embedded.broker.acl-file=" + acl,
-                        "wharf.user=app", "wharf.password=" + PASSWORD, "spring.jms.template.receive-timeout=20s")
+                        BROKER_CREDENTIALS, "wharf.user=app", "wharf.password=" + PASSWORD, "spring.jms.template.receive-timeout=20s")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean(EmbeddedWharfBroker.class).isRunning()).isTrue();
@@ -59,6 +65,61 @@ class WharfSecurityAutoConfigurationTest {
                     template.convertAndSend("greetings", "hello");
                     assertThat(template.receiveAndConvert("greetings")).isEqualTo("hello");
                 });
+    }
+
+    @Test
+    void theEmbeddedNameServerIsSecuredWithItsBrokerOverTlsAndAcl() throws Exception {
+        Path acl = dir.resolve("acl.json");
+        writeUsers(acl);
+        Path store = dir.resolve("server.p12");
+        Path pem = dir.resolve("server.pem");
+        selfSignedCertificate(store, pem);
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(WharfAutoConfiguration.class, JmsAutoConfiguration.class))
+                .withPropertyValues("wharf.embedded.store-dir=" + dir.resolve("store"),
+                        "wharf.embedded.broker.acl-enable=true", "wharf.embedded.broker.acl-file=" + acl,
+                        "wharf.embedded.broker.tls-mode=enforcing", "wharf.embedded.broker.tls-server-cert-path=" + store,
+                        "wharf.embedded.broker.tls-server-key-password=test-store-pass", BROKER_CREDENTIALS,
+                        "wharf.embedded.broker.inner-client-tls-enable=true",
+                        "wharf.embedded.broker.inner-client-tls-trust-cert-path=" + pem,
+                        "wharf.user=app", "wharf.password=" + PASSWORD, "wharf.tls.enabled=true",
+                        "wharf.tls.trust-cert-path=" + pem, "spring.jms.template.receive-timeout=20s")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    EmbeddedWharfBroker embedded = context.getBean(EmbeddedWharfBroker.class);
+                    JmsTemplate template = context.getBean(JmsTemplate.class);
+                    template.convertAndSend("greetings", "hello over TLS");
+                    assertThat(template.receiveAndConvert("greetings")).isEqualTo("hello over TLS");
+
+                    // the NameServer the broker registered with refuses a client that does not sign
+                    ClientConfig anonymous = new ClientConfig();
+                    anonymous.setNamesrvAddr(embedded.namesrvAddr());
+                    anonymous.setTlsEnable(true);
+                    anonymous.setTlsTrustCertPath(pem.toString());
+                    AdminClient admin = new AdminClient(anonymous);
+                    admin.start();
+                    try {
+                        assertThatThrownBy(() -> admin.route("greetings")).isInstanceOf(ClientException.class)
+                                .satisfies(e -> assertThat(((ClientException) e).responseCode())
+                                        .isEqualTo(ResponseCode.AUTHENTICATION_FAILED));
+                    } finally {
+                        admin.shutdown();
+                    }
+                });
+    }
+
+    @Test
+    void anEmbeddedBrokerThatAuthenticatesNeedsTheCredentialsToRegisterWithItsNameServer() throws Exception {
+        Path acl = dir.resolve("acl.json");
+        writeUsers(acl);
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(WharfAutoConfiguration.class, JmsAutoConfiguration.class))
+                .withPropertyValues("wharf.embedded.store-dir=" + dir.resolve("store"),
+                        "wharf.embedded.broker.acl-enable=true", "wharf.embedded.broker.acl-file=" + acl)
+                .run(context -> assertThat(context).getFailure()
+                        .hasStackTraceContaining("innerClientAuthenticationCredentials is not set")
+                        .hasStackTraceContaining("ADMIN on cluster:")
+                        .hasStackTraceContaining("wharf.embedded.broker.inner-client-authentication-credentials"));
     }
 
     @Test
@@ -80,11 +141,7 @@ class WharfSecurityAutoConfigurationTest {
     void anSslBundleCarriesTheTrustOfTheClientsTls() throws Exception {
         Path store = dir.resolve("server.p12");
         Path pem = dir.resolve("server.pem");
-        keytool("-genkeypair", "-alias", "wharf", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
-                "-dname", "CN=wharf", "-ext", "san=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
-                "-keystore", store.toString(), "-storepass", "test-store-pass");
-        keytool("-exportcert", "-rfc", "-alias", "wharf", "-keystore", store.toString(), "-storetype", "PKCS12",
-                "-storepass", "test-store-pass", "-file", pem.toString());
+        selfSignedCertificate(store, pem);
         NettyServerConfig nsNetty = new NettyServerConfig();
         nsNetty.setListenPort(0);
         tls(nsNetty, store);
@@ -129,6 +186,23 @@ class WharfSecurityAutoConfigurationTest {
                 .withPropertyValues("wharf.url=wharf://127.0.0.1:1", "wharf.ssl.bundle=nowhere")
                 .run(context -> assertThat(context).getFailure().rootCause().hasMessageContaining("wharf.ssl.bundle")
                         .hasMessageContaining("spring.ssl.bundle.pem.nowhere"));
+    }
+
+    /** A user for the application and one the broker registers as (ADMIN on the cluster). */
+    private static void writeUsers(Path acl) throws Exception {
+        AclFile.write(acl, List.of(new User("app", PasswordHasher.hash("app", PASSWORD.toCharArray()), false,
+                        List.of(Policy.allow("topic:greetings", Action.PUB, Action.SUB),
+                                Policy.allow("group:greetings", Action.SUB))),
+                new User("broker", PasswordHasher.hash("broker", BROKER_PASSWORD.toCharArray()), false,
+                        List.of(Policy.allow("cluster:*", Action.ADMIN)))));
+    }
+
+    private static void selfSignedCertificate(Path store, Path pem) throws Exception {
+        keytool("-genkeypair", "-alias", "wharf", "-keyalg", "EC", "-groupname", "secp256r1", "-validity", "2",
+                "-dname", "CN=wharf", "-ext", "san=ip:127.0.0.1,dns:localhost", "-storetype", "PKCS12",
+                "-keystore", store.toString(), "-storepass", "test-store-pass");
+        keytool("-exportcert", "-rfc", "-alias", "wharf", "-keystore", store.toString(), "-storetype", "PKCS12",
+                "-storepass", "test-store-pass", "-file", pem.toString());
     }
 
     private static void tls(NettyServerConfig config, Path keyStore) {
