@@ -64,12 +64,9 @@ public final class EmbeddedServer implements AutoCloseable {
      *
      * @param settings       validated broker settings
      * @param nameServerPort the NameServer's port (0 = a free one)
-     * @throws EmbeddedServerException when a part cannot start, or {@link EmbeddedServerException.Part#SECURITY}
-     *                                 when the broker could not register at a NameServer secured like it; nothing
-     *                                 runs then
+     * @throws EmbeddedServerException when a part cannot start; nothing runs then
      */
     public static EmbeddedServer start(BrokerSettings settings, int nameServerPort) {
-        requireInnerClientSecurity(settings);
         NettyServerConfig netty = sharedSecurity(settings, new NettyServerConfig());
         netty.setListenPort(nameServerPort);
         return builder().nameServer(new NameServerConfig(), netty, new ControllerConfig()).broker(settings).start();
@@ -105,22 +102,22 @@ public final class EmbeddedServer implements AutoCloseable {
      * Checked before anything starts: otherwise the broker would start, fail to register with a refusal that does
      * not say which of its own settings is missing, and be stopped again.
      */
-    private static void requireInnerClientSecurity(BrokerSettings settings) {
-        NettyServerConfig netty = settings.netty();
+    private static void requireInnerClientSecurity(BrokerSettings settings, NettyServerConfig nameServer) {
         String name = settings.broker().getBrokerName();
-        if (netty.isAuthenticationEnabled() && settings.broker().getInnerClientAuthenticationCredentials().isEmpty()) {
-            throw new EmbeddedServerException(EmbeddedServerException.Part.SECURITY, "Broker " + name
-                    + " authenticates (aclEnable/authenticationEnabled=true), and so does the NameServer started with"
-                    + " it, but innerClientAuthenticationCredentials is not set: the broker cannot register. Set it to"
+        if (nameServer.isAuthenticationEnabled()
+                && settings.broker().getInnerClientAuthenticationCredentials().isEmpty()) {
+            throw new EmbeddedServerException(EmbeddedServerException.Part.SECURITY, "The NameServer started with"
+                    + " broker " + name + " authenticates (aclEnable/authenticationEnabled=true), but the broker's"
+                    + " innerClientAuthenticationCredentials is not set: the broker cannot register. Set it to"
                     + " {\"accessKey\":\"<user>\",\"secretKey\":\"<password>\"} of a user of the users file"
-                    + (netty.isAuthorizationEnabled() ? " with ADMIN on cluster:"
+                    + (nameServer.isAuthorizationEnabled() ? " with ADMIN on cluster:"
                             + settings.broker().getBrokerClusterName() : ""), null);
         }
-        if ("enforcing".equals(netty.getTlsMode()) && !settings.broker().isInnerClientTlsEnable()) {
-            throw new EmbeddedServerException(EmbeddedServerException.Part.SECURITY, "Broker " + name
-                    + " has tlsMode=enforcing, and so has the NameServer started with it, but innerClientTlsEnable is"
-                    + " false: the broker cannot register over plain TCP. Set innerClientTlsEnable=true and"
-                    + " innerClientTlsTrustCertPath to a PEM file trusting the broker's certificate", null);
+        if ("enforcing".equals(nameServer.getTlsMode()) && !settings.broker().isInnerClientTlsEnable()) {
+            throw new EmbeddedServerException(EmbeddedServerException.Part.SECURITY, "The NameServer started with"
+                    + " broker " + name + " has tlsMode=enforcing, but the broker's innerClientTlsEnable is false: the"
+                    + " broker cannot register over plain TCP. Set innerClientTlsEnable=true and"
+                    + " innerClientTlsTrustCertPath to a PEM file trusting the NameServer's certificate", null);
         }
     }
 
@@ -253,11 +250,18 @@ public final class EmbeddedServer implements AutoCloseable {
         /**
          * Starts the parts and returns once clients can find the broker (it has registered with its NameServers).
          *
-         * @throws EmbeddedServerException when a part cannot start; what started before it is stopped again
+         * @throws EmbeddedServerException when a part cannot start; what started before it is stopped again. With
+         *                                 a NameServer that authenticates or enforces TLS, a broker without
+         *                                 {@code innerClientAuthenticationCredentials} or {@code innerClientTlsEnable}
+         *                                 fails as {@link EmbeddedServerException.Part#SECURITY} before anything
+         *                                 starts
          */
         public EmbeddedServer start() {
             if (nameServerConfig == null && brokerSettings == null) {
                 throw new IllegalStateException("Nothing to start: give a NameServer, a broker or both");
+            }
+            if (nameServerConfig != null && brokerSettings != null) {
+                requireInnerClientSecurity(brokerSettings, nameServerNetty);
             }
             Deque<Stop> stops = new ArrayDeque<>();
             try {
