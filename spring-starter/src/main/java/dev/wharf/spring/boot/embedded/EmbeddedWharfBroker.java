@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A NameServer and a broker running inside the application, both on 127.0.0.1: the broker registers with this
  * NameServer only, and the application's connection factory points at it. The store is persistent (a folder of the
- * application's choice), so messages survive a restart of the application. The servers are an
+ * application's choice), so messages survive a restart of the application. The NameServer is secured with the
+ * broker's {@code wharf.embedded.broker.*} TLS and ACL settings, so the two are secured as one. The servers are an
  * {@link EmbeddedServer}; this bean adds the starter's property names to its failures.
  *
  * <p>Lifecycle: {@link #start} once, {@link #stop()} once (idempotent). Thread-safe.
