@@ -62,6 +62,9 @@ function duration(ms) {
   const d = Math.floor(s / 86400), h = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60);
   return d > 0 ? d + ' d ' + h + ' h' : h > 0 ? h + ' h ' + m + ' min' : m > 0 ? m + ' min ' + (s % 60) + ' s' : s + ' s';
 }
+// how long the oldest waiting message waited ("3 min 12 s" under "oldest"); nothing when none waits (-1) or an older
+// broker does not say (0)
+function age(ms) { return ms > 0 ? (ms < 1000 ? ms + ' ms' : duration(ms)) : ''; }
 function table(headers, rows, id) {
   return '<table' + (id ? ' id="' + id + '"' : '') + '><thead><tr>' + headers.map(h => '<th>' + esc(h) + '</th>').join('')
     + '</tr></thead><tbody>' + rows.map(r => '<tr>' + r.map(c => (typeof c === 'number'
@@ -118,13 +121,16 @@ const pages = {
     const brokers = c.brokers.filter(b => b.status);
     page.innerHTML = '<h2>Scheduled messages</h2><p>Messages waiting for their delay level or delivery time, per'
       + ' broker (a slave does not deliver, so it shows none).</p>'
-      + brokers.map(b => '<h3>' + esc(b.name + (b.id ? ' #' + b.id : '')) + '</h3>' + table(['level', 'delay', 'pending'],
-        [...b.status.delayLevels.map(l => [l.level, esc(duration(l.delayMillis) || l.delayMillis + ' ms'), l.pending]),
-          ['timer', 'delivery time', b.status.timerPending < 0 ? '' : b.status.timerPending]],
+      + brokers.map(b => '<h3>' + esc(b.name + (b.id ? ' #' + b.id : '')) + '</h3>' + table(['level', 'delay', 'pending',
+        'oldest'], [...b.status.delayLevels.map(l => [l.level, esc(duration(l.delayMillis) || l.delayMillis + ' ms'),
+          l.pending, esc(age(l.oldestAgeMillis))]),
+          ['timer', 'delivery time', b.status.timerPending < 0 ? '' : b.status.timerPending,
+            b.status.timerEarliestDue > 0 ? 'next due ' + esc(time(b.status.timerEarliestDue)) : '']],
         'scheduled-' + b.name + '-' + b.id) + '<p>' + b.status.scheduledDelivered + ' delivered since start.</p>').join('')
-      + '<h2>Half messages (transactions)</h2>' + table(['broker', 'open transactions', 'check-backs sent',
+      + '<h2>Half messages (transactions)</h2>' + table(['broker', 'open transactions', 'oldest', 'check-backs sent',
         'check rounds'], brokers.map(b => [esc(b.name + (b.id ? ' #' + b.id : '')), b.status.openTransactions,
-        b.status.checkBacksSent, b.status.checkRounds]), 'half-messages');
+        esc(age(b.status.oldestOpenTransactionAgeMillis)), b.status.checkBacksSent, b.status.checkRounds]),
+        'half-messages');
   },
   async topics() {
     const list = await api('/topics');

@@ -356,7 +356,9 @@ class ConsoleApiTest {
             await().atMost(WAIT).until(() -> {
                 JsonNode status = get("/api/cluster").json().get("brokers").get(0).get("status");
                 return status.get("openTransactions").asInt() == 1 && status.get("checkBacksSent").asLong() > 0
-                        && status.get("delayLevels").get(3).get("pending").asLong() == 1;
+                        && status.get("delayLevels").get(3).get("pending").asLong() == 1
+                        && status.get("delayLevels").get(3).get("oldestAgeMillis").asLong() > 0
+                        && status.get("oldestOpenTransactionAgeMillis").asLong() > 0;
             });
         } finally {
             undecided.shutdown();
@@ -374,6 +376,12 @@ class ConsoleApiTest {
         assertThat(levels).hasSize(4);
         assertThat(levels.get(3).get("level").asInt()).isEqualTo(4);
         assertThat(levels.get(3).get("delayMillis").asLong()).isEqualTo(3_600_000L);
+        long sinceBoot = System.currentTimeMillis() - status.get("bootTimestamp").asLong();
+        assertThat(levels.get(3).get("oldestAgeMillis").asLong()).isBetween(1L, sinceBoot);
+        assertThat(status.get("oldestOpenTransactionAgeMillis").asLong()).isBetween(1L, sinceBoot);
+        // other tests' retries may pass through the timer; -1 means it holds nothing
+        assertThat(status.has("timerEarliestDue")).isTrue();
+        assertThat(status.get("timerEarliestDue").asLong()).isGreaterThanOrEqualTo(-1);
         assertThat(b.get("error").isNull()).isTrue();
 
         Map<String, String> kinds = new HashMap<>();

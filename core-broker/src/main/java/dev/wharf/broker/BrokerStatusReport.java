@@ -16,8 +16,9 @@ import java.util.Properties;
 import java.util.function.LongSupplier;
 
 /**
- * Puts together {@link BrokerStatus} when a tool asks: one {@code statvfs} for the disk and a queue-end lookup per
- * delay level, nothing kept between calls. Thread-safe (reads volatile or thread-safe state only).
+ * Puts together {@link BrokerStatus} when a tool asks: one {@code statvfs} for the disk, a queue-end lookup per
+ * delay level and one record read per level holding messages (its oldest), a pass over the open transactions in
+ * memory; nothing kept between calls. Thread-safe (reads volatile or thread-safe state only).
  */
 final class BrokerStatusReport {
 
@@ -56,8 +57,9 @@ final class BrokerStatusReport {
         try {
             for (int level = 1; level <= layout.levelCount(); level++) {
                 long end = store.getMaxOffsetInQueue(SystemTopics.SCHEDULE_TOPIC, level - 1);
-                levels.add(new BrokerStatus.DelayLevel(level, layout.levelMillis(level),
-                        Math.max(0, end - schedule.levelOffset(level))));
+                long pending = Math.max(0, end - schedule.levelOffset(level));
+                levels.add(new BrokerStatus.DelayLevel(level, layout.levelMillis(level), pending,
+                        pending == 0 ? -1 : schedule.levelOldestAgeMillis(level)));
             }
             timerPending = Math.max(0, store.getMaxOffsetInQueue(SystemTopics.SCHEDULE_TOPIC, layout.timerQueueId())
                     - schedule.timerLowWater());
@@ -68,7 +70,8 @@ final class BrokerStatusReport {
                 Math.max(0, store.getMaxPhyOffset() - store.getMinPhyOffset()), total, usable,
                 storeConfig.getDiskMaxUsedSpaceRatio(), storeConfig.getDiskSpaceWarningLevelRatio(),
                 store.health().writeRefusal(), List.copyOf(levels), timerPending, schedule.deliveredCount(),
-                transactions.openTransactionCount(), transactions.checkBacksSent(), transactions.checkRounds());
+                transactions.openTransactionCount(), transactions.checkBacksSent(), transactions.checkRounds(),
+                levels.isEmpty() ? -1 : schedule.timerEarliestDue(), transactions.oldestOpenTransactionAgeMillis());
     }
 
     private static String readVersion() {

@@ -63,6 +63,7 @@ public final class ScheduleService {
     private volatile long delivered;
     private volatile long rolled;
     private volatile long skipped;
+    private volatile long timerEarliestDue = -1;
     private boolean dirty;
     private long lastPersist;
 
@@ -202,7 +203,9 @@ public final class ScheduleService {
         if (fired == TIMER_BATCH || ingested == INGEST_BATCH) {
             next = now;
         }
-        next = timer.nextDue(next);
+        long earliest = timer.nextDue(Long.MAX_VALUE); // at most one pass over the wheel's slots
+        timerEarliestDue = earliest == Long.MAX_VALUE ? -1 : earliest;
+        next = Math.min(next, earliest);
         putter.awaitPending();
         delivered = putter.storedCount();
         rolled = putter.rolledCount();
@@ -256,6 +259,30 @@ public final class ScheduleService {
                     + layout.levelCount());
         }
         return levels.get(level - 1).offset();
+    }
+
+    /**
+     * How long the oldest message still waiting in a delay level (1..N) has been stored, or -1 when the level has
+     * none. Level queues deliver in order, so that message is the one at the level's offset: one consume-queue
+     * unit and one record read, whatever the level holds.
+     */
+    public long levelOldestAgeMillis(int level) {
+        long offset = levelOffset(level);
+        int queueId = level - 1;
+        if (offset >= store.getMaxOffsetInQueue(SystemTopics.SCHEDULE_TOPIC, queueId)) {
+            return -1;
+        }
+        long stored = store.getMessageStoreTimestamp(SystemTopics.SCHEDULE_TOPIC, queueId, offset);
+        return stored < 0 ? -1 : Math.max(0, clock.getAsLong() - stored);
+    }
+
+    /**
+     * The earliest time (epoch ms) the timer index holds as of the last scheduling round, or -1 when it holds
+     * nothing. A message waiting longer than the roll interval counts at its roll time (when it is copied to the
+     * end of the timer queue), which comes before its delivery time.
+     */
+    public long timerEarliestDue() {
+        return timerEarliestDue;
     }
 
     /** Every timer-queue offset below this is settled. */

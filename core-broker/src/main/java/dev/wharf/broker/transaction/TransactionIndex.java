@@ -88,6 +88,29 @@ final class TransactionIndex {
     }
 
     /**
+     * Store time of the first half of the open transaction stored first, or -1 when none is open: a pass over the
+     * open transactions in memory (as {@link #progressOffset} makes), the half topic is not read.
+     */
+    long oldestOpenStoreTime() {
+        OpenTransaction oldest = null;
+        for (OpenTransaction tx : open.values()) {
+            if (oldest == null || tx.firstQueueOffset() < oldest.firstQueueOffset()) {
+                oldest = tx;
+            }
+        }
+        if (oldest == null) {
+            return -1;
+        }
+        ReentrantLock lock = lockFor(oldest.id());
+        lock.lock();
+        try {
+            return oldest.firstStoreTime();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Where the check progress may stand: the lowest half of an open transaction, or {@code scanned} (how far
      * the half topic was read) when none is open. Every half below it belongs to an ended transaction.
      */

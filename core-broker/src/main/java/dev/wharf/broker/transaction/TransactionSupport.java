@@ -29,6 +29,7 @@ public final class TransactionSupport {
     private final ExecutorService executor;
     private final TransactionCheckService checkService;
     private final TransactionChecker checker;
+    private final LongSupplier clock;
 
     /**
      * @param storeRoot the store's root folder; the check progress goes to its {@code config/} folder
@@ -37,6 +38,7 @@ public final class TransactionSupport {
      */
     public TransactionSupport(BrokerConfig config, MessageStore store, ProducerManager producers, Path storeRoot,
                               LongSupplier storeHost, LongSupplier clock, DelayRouter delays) {
+        this.clock = clock;
         HalfQueueFollower follower = new HalfQueueFollower(store, index);
         TransactionResolver resolver = new TransactionResolver(store, index, storeHost, config.getBrokerName(), delays);
         TransactionSizeGuard sizes = new TransactionSizeGuard(store.config().maxBatchBytes());
@@ -98,6 +100,12 @@ public final class TransactionSupport {
     /** Transactions with half messages and no outcome (diagnostics, tests). */
     public int openTransactionCount() {
         return index.openCount();
+    }
+
+    /** How long the oldest open transaction's first half message has been stored, or -1 when none is open. */
+    public long oldestOpenTransactionAgeMillis() {
+        long stored = index.oldestOpenStoreTime();
+        return stored < 0 ? -1 : Math.max(0, clock.getAsLong() - stored);
     }
 
     /** Check rounds completed since the broker started (diagnostics, tests). */

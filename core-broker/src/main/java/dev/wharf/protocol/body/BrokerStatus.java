@@ -24,12 +24,16 @@ import java.util.List;
  * @param openTransactions           transactions with half messages and no commit or rollback yet
  * @param checkBacksSent             check-back requests sent to producers since start
  * @param checkRounds                rounds of the check-back service since start
+ * @param timerEarliestDue           earliest time (epoch ms) the timer next delivers (or renews a long wait), -1 when
+ *                                   nothing waits for a delivery time or it is not known; 0 from an older broker
+ * @param oldestOpenTransactionAgeMillis how long the oldest open transaction's first half message has been stored,
+ *                                   -1 when none is open; 0 from an older broker
  */
 public record BrokerStatus(String version, long bootTimestamp, String storePath, long commitLogBytes,
                            long diskTotalBytes, long diskUsableBytes, int diskMaxUsedSpaceRatio,
                            int diskSpaceWarningLevelRatio, String writeRefusal, List<DelayLevel> delayLevels,
                            long timerPending, long scheduledDelivered, int openTransactions, long checkBacksSent,
-                           long checkRounds) {
+                           long checkRounds, long timerEarliestDue, long oldestOpenTransactionAgeMillis) {
 
     /**
      * One delay level.
@@ -37,7 +41,8 @@ public record BrokerStatus(String version, long bootTimestamp, String storePath,
      * @param level       1-based, as messages name it
      * @param delayMillis how long the level delays
      * @param pending     messages stored for the level and not yet delivered
+     * @param oldestAgeMillis how long the oldest of them has been stored, -1 when none; 0 from an older broker
      */
-    public record DelayLevel(int level, long delayMillis, long pending) {
+    public record DelayLevel(int level, long delayMillis, long pending, long oldestAgeMillis) {
     }
 }
