@@ -12,7 +12,7 @@ import java.util.Random;
  * maxMessageSize ({@link BodyInflater#inflatedLength}, what the broker does per compressed message), next to the
  * time the producer spent compressing them. Single thread, after a warm-up.
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.CompressedBodyBenchmark}
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.CompressedBodyBenchmark}
  */
 public final class CompressedBodyBenchmark {
 

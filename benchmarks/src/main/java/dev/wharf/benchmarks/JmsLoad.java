@@ -25,7 +25,7 @@ import java.util.concurrent.locks.LockSupport;
  * end-to-end latency (send to onMessage) at a steady 1,000 messages per second, and transacted sessions
  * committing batches of 100. Reports messages per second and latency percentiles (send call, end to end, commit).
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.JmsLoad
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.JmsLoad
  * -Dexec.args="--messages 20000"}; {@code --url wharf://host:9876} measures a standalone server instead of the
  * default in-JVM broker ({@code vm://jmsload}, store in a temporary folder), {@code --size} sets the body size.
  */

@@ -24,7 +24,7 @@ import java.util.stream.Stream;
  * the kill comes once the queue manifest and the checkpoint cover every write (the state of a broker that was
  * idle for a few seconds), so the unclean restart shows what recovery costs without an unflushed tail.
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ManyQueuesBenchmark}
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ManyQueuesBenchmark}
  * (options via {@code -Dexec.args="--topics 12500 --queues 8 --nofile 4096"}). Options: {@code --dir} (default:
  * a temporary folder, deleted afterwards), {@code --topics}, {@code --queues} per topic, {@code --nofile} the
  * children's open-file limit (default 4096), {@code --xmx} the children's heap (default 1g), {@code --cq-units}

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * time of one Prometheus scrape of a broker with many topics and groups (each topic has one unconsumed message and
  * every group has committed offsets on every topic, so every pair has lag to sample).
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.MetricsBenchmark
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.MetricsBenchmark
  * -Dexec.args="--seconds 10"}. Options: {@code --seconds} per run (default 10, after a 3 s warm-up), {@code --rounds}
  * of off/on pairs (default 3; 0 measures only the scrape), {@code --threads} (default 4), {@code --topics} (default 1000), {@code --groups}
  * (default 10), {@code --dir} (default: a temporary folder, deleted afterwards).

@@ -28,7 +28,7 @@ import java.util.stream.Stream;
  * writes them to the socket. Then restarts the store as after a crash with a checkpoint that knows nothing
  * (every record is validated, CRC included, and dispatched again) and prints the time.
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ReadCheckBenchmark}
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ReadCheckBenchmark}
  * (options via {@code -Dexec.args="--messages 1000000 --body 1024 --rounds 5 --dir /data/bench"}).
  */
 public final class ReadCheckBenchmark {

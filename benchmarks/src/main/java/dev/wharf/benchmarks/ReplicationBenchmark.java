@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  * the replication lag: every 2 ms the master's commit-log end is noted, and the lag is the time until the slave's
  * end passes it.
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ReplicationBenchmark}
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ReplicationBenchmark}
  * (options via {@code -Dexec.args="--threads 4 --seconds 15"}). Options: {@code --dir} (default: a temporary
  * folder, deleted afterwards), {@code --seconds} per run (default 10, after a 3 s warm-up), {@code --threads}
  * (default 4), {@code --body} bytes (default 1024).

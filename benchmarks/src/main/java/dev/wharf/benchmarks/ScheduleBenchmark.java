@@ -36,7 +36,7 @@ import java.util.stream.Stream;
  * <p>With {@code --rebuild N} it measures something else: the broker's restart with N timer messages pending
  * (due in two hours), i.e. how fast the timer index is rebuilt from the consume queue.
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ScheduleBenchmark}
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.ScheduleBenchmark}
  * with options in {@code -Dexec.args="--messages 100000 --spread-seconds 60 --dir /data/bench"}. {@code --dir}
  * defaults to a temporary folder, deleted afterwards.
  */

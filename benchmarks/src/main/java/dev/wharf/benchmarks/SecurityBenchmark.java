@@ -35,7 +35,7 @@ import java.util.stream.Stream;
  * and broker (both with the run's security), producer threads sending 1 KiB messages synchronously. The medians
  * of the runs of each kind are compared, since single runs on a shared machine swing widely.
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.SecurityBenchmark
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.SecurityBenchmark
  * -Dexec.args="--rounds 5 --seconds 8"}. Options: {@code --seconds} per run (default 10, after a 3 s warm-up),
  * {@code --rounds} (default 3), {@code --threads} (default 4), {@code --dir} (default: a temporary folder, deleted
  * afterwards). The test certificate is made with the JDK's keytool in that folder.

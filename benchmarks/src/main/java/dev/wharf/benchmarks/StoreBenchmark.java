@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * ASYNC_FLUSH and 1/4/8 writers in SYNC_FLUSH, then batch reads through the consume queue, then the time a
  * clean restart of the filled store takes. Prints absolute figures and the ratios that matter.
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java} (options via
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java} (options via
  * {@code -Dexec.args="--dir /data/bench --seconds 10"}). Options: {@code --dir} (default: a temporary folder,
  * deleted afterwards), {@code --seconds} per put run (default 8), {@code --max-gib} per async run (default 2),
  * {@code --raw-mib} for the disk test (default 1024), {@code --body} message body bytes (default 1024).

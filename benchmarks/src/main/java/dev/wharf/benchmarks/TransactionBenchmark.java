@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * END_TRANSACTION commit); {@link LocalTransaction}s of several messages committed with one END_TRANSACTION; and
  * plain sends again (the first run also warms up). Prints messages per second of each and the ratios.
  *
- * <p>Run: {@code mvn -q -pl benchmarks -am compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.TransactionBenchmark}
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dbenchmark.main=dev.wharf.benchmarks.TransactionBenchmark}
  * (options via {@code -Dexec.args="--threads 8 --seconds 10"}). Options: {@code --dir} (default: a temporary
  * folder, deleted afterwards), {@code --seconds} per run (default 8, after a 2 s warm-up), {@code --threads}
  * sending threads (default 4), {@code --body} body bytes (default 1024), {@code --batch} messages per multi-message
