@@ -76,29 +76,15 @@ public final class SecurityBenchmark {
     }
 
     private void parse(String[] args) throws IOException {
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            if (value == null) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            switch (args[i]) {
-                case "--dir" -> baseDir = Path.of(value);
-                case "--seconds" -> seconds = Integer.parseInt(value);
-                case "--rounds" -> rounds = Integer.parseInt(value);
-                case "--threads" -> threads = Integer.parseInt(value);
-                default -> throw new IllegalArgumentException("Unknown option " + args[i]
-                        + "; known: --dir, --seconds, --rounds, --threads");
-            }
-            i++;
-        }
+        BenchArgs a = BenchArgs.parse(args, List.of("--dir", "--seconds", "--rounds", "--threads"));
+        seconds = a.integer("--seconds", seconds);
+        rounds = a.integer("--rounds", rounds);
+        threads = a.integer("--threads", threads);
         if (rounds < 1) {
             throw new IllegalArgumentException("--rounds must be at least 1");
         }
-        if (baseDir == null) {
-            baseDir = Files.createTempDirectory("wharf-security-bench");
-            deleteBase = true;
-        }
-        Files.createDirectories(baseDir);
+        baseDir = a.dir("wharf-security-bench");
+        deleteBase = a.temporaryDir();
     }
 
     private void run() throws Exception {
