@@ -25,6 +25,7 @@ import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.Status;
 import org.springframework.core.SpringVersion;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.jms.core.JmsTemplate;
 import org.springframework.messaging.handler.annotation.Header;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -42,6 +43,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "spring.sql.init.mode=always",
         "management.endpoint.health.show-details=always",
         "spring.datasource.url=jdbc:h2:mem:boot35;DB_CLOSE_DELAY=-1"})
+// closed after the class, before JUnit deletes the temp folder its broker still writes into
+@DirtiesContext
 class Boot35MessagingTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

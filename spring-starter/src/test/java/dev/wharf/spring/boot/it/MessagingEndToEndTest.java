@@ -17,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.jms.core.JmsTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -29,6 +30,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "spring.application.name=shop-messaging",
         "wharf.max-reconsume-times=2",
         "spring.datasource.url=jdbc:h2:mem:messaging;DB_CLOSE_DELAY=-1"})
+// closed after the class, before JUnit deletes the temp folder its broker still writes into
+@DirtiesContext
 class MessagingEndToEndTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -38,6 +39,8 @@ import org.springframework.test.context.DynamicPropertySource;
         "wharf.producer-group=shop-producer",
         "wharf.transaction.rollback-after=2s",
         "spring.sql.init.mode=always"})
+// closed after the class, before JUnit deletes the temp folder its broker still writes into
+@DirtiesContext
 class TransactionalMessagingTest {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
