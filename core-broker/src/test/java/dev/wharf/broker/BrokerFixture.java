@@ -1,32 +1,24 @@
 package dev.wharf.broker;
 
 import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.testing.TestWharf;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
 
-/** Small, fast broker settings for tests: a store in a temp folder, port 0, small files. */
+/** The test harness's small broker without a NameServer, with smaller files and a 256 KiB message limit. */
 final class BrokerFixture {
 
     private BrokerFixture() {
     }
 
     static BrokerSettings settings(Path storeDir) {
-        BrokerSettings s = BrokerSettings.defaults();
-        s.store().setStorePathRootDir(storeDir.toString());
+        BrokerSettings s = TestWharf.smallBroker(storeDir);
         s.store().setMappedFileSizeCommitLog(4 * 1024 * 1024);
         s.store().setMappedFileSizeConsumeQueue(20 * 4_000);
         s.store().setMaxMessageSize(256 * 1024);
         s.store().setMaxHashSlotNum(1_000);
         s.store().setMaxIndexNum(4_000);
-        s.netty().setListenPort(0);
-        s.netty().setSelectorThreads(1);
-        s.broker().setSendMessageThreadPoolNums(2);
-        s.broker().setPullMessageThreadPoolNums(4);
-        s.broker().setQueryMessageThreadPoolNums(1);
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setClientManageThreadPoolNums(2);
-        s.broker().setDefaultTopicQueueNums(4);
         return s;
     }
 

@@ -78,24 +78,33 @@ public final class TestWharf implements AutoCloseable {
      * retry delays of a few hundred milliseconds instead of seconds.
      */
     public static BrokerSettings settings(Path storeDir, String name, String namesrvAddr) {
-        BrokerSettings s = BrokerSettings.defaults();
-        s.store().setStorePathRootDir(storeDir.toString());
+        BrokerSettings s = smallBroker(storeDir);
         s.store().setMappedFileSizeCommitLog(8 * 1024 * 1024);
         s.store().setMappedFileSizeConsumeQueue(20 * 20_000);
         s.store().setMaxHashSlotNum(2_000);
         s.store().setMaxIndexNum(20_000);
-        s.netty().setListenPort(0);
-        s.netty().setSelectorThreads(1);
         s.broker().setBrokerName(name);
         s.broker().setNamesrvAddr(namesrvAddr);
+        // retries wait 300 ms, 400 ms, ... instead of 10 s, 30 s, ...
+        s.broker().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
+        return s;
+    }
+
+    /**
+     * A broker on port 0 storing in {@code storeDir} with the small thread pools of a test and four queues a topic;
+     * store file sizes and delays stay at their defaults for the caller to choose.
+     */
+    public static BrokerSettings smallBroker(Path storeDir) {
+        BrokerSettings s = BrokerSettings.defaults();
+        s.store().setStorePathRootDir(storeDir.toString());
+        s.netty().setListenPort(0);
+        s.netty().setSelectorThreads(1);
         s.broker().setSendMessageThreadPoolNums(2);
         s.broker().setPullMessageThreadPoolNums(4);
         s.broker().setQueryMessageThreadPoolNums(1);
         s.broker().setAdminBrokerThreadPoolNums(1);
         s.broker().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(4);
-        // retries wait 300 ms, 400 ms, ... instead of 10 s, 30 s, ...
-        s.broker().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
         return s;
     }
 

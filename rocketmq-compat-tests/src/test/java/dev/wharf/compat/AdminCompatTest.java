@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,7 +56,7 @@ class AdminCompatTest {
     @TempDir
     static Path dir;
 
-    private static WharfServers servers;
+    private static TestWharf servers;
     private static RocketClients clients;
     private static DefaultMQAdminExt admin;
     private static String brokerAddr;

@@ -2,6 +2,7 @@ package dev.wharf.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,7 @@ class BinaryHeaderCompatTest {
 
     @Test
     void aClientSendingBinaryHeadersSendsAndConsumes() throws Exception {
-        try (WharfServers servers = WharfServers.start(dir.resolve("store"))) {
+        try (TestWharf servers = WharfServers.start(dir.resolve("store"))) {
             Path out = dir.resolve("client.out");
             Process client = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx256m", "-Drocketmq.serialize.type=ROCKETMQ", "-cp", System.getProperty("java.class.path"),

@@ -3,6 +3,7 @@ package dev.wharf.compat;
 import dev.wharf.client.ClientConfig;
 import dev.wharf.client.producer.Producer;
 import dev.wharf.protocol.body.ConsumerModel;
+import dev.wharf.testing.TestWharf;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ public final class ClientThroughput {
     private int threads = 4;
     private int size = 1024;
     private boolean apache;
-    private WharfServers servers;
+    private TestWharf servers;
     private ApacheServers apacheServers;
     private int run;
 

@@ -3,6 +3,7 @@ package dev.wharf.compat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,7 +42,7 @@ class ConsumeCompatTest {
     @TempDir
     static Path dir;
 
-    private static WharfServers servers;
+    private static TestWharf servers;
     private RocketClients clients;
 
     @BeforeAll

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.testing.TestWharf;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageConsumer;
@@ -36,7 +37,7 @@ class JmsMixedTest {
     @TempDir
     static Path dir;
 
-    private static WharfServers servers;
+    private static TestWharf servers;
     private RocketClients clients;
     private Connection connection;
 
