@@ -3,6 +3,8 @@ package dev.wharf.console;
 /** A request the console cannot carry out, with a sentence for the page; {@code status} is the HTTP status. */
 public class ConsoleException extends RuntimeException {
 
+    private static final long serialVersionUID = 1L;
+
     private final int status;
 
     public ConsoleException(int status, String message) {

@@ -6,6 +6,8 @@ package dev.wharf.controller;
  */
 public final class NotLeaderException extends RuntimeException {
 
+    private static final long serialVersionUID = 1L;
+
     private final String leaderId;
 
     public NotLeaderException(String leaderId, String message) {

@@ -151,7 +151,7 @@ final class JsonHeaderCodec {
             }
             if (value.isScalarValue()) {
                 // RocketMQ sends strings only; numbers and booleans are taken by their text, leniently.
-                fields.put(name, p.getText());
+                fields.put(name, p.getString());
             } else if (problem == null) {
                 problem = "extFields value '" + name + "' must be a string, but is " + describe(p, value);
                 p.skipChildren();
@@ -183,7 +183,7 @@ final class JsonHeaderCodec {
             p.skipChildren();
             return token == JsonToken.START_OBJECT ? "an object" : "an array";
         }
-        String text = p.getText();
+        String text = p.getString();
         return text == null ? String.valueOf(token) : "'" + shorten(text) + "'";
     }
 

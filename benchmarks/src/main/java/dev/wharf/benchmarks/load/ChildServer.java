@@ -26,6 +26,8 @@ import java.util.stream.Stream;
  * deleted afterwards. Measuring against another process keeps the server's and the clients' garbage collectors and
  * threads apart, as in production.
  */
+// close() waits for a process or threads to end; an interrupt there is for the caller to see
+@SuppressWarnings("try")
 final class ChildServer implements AutoCloseable {
 
     private static final long START_SECONDS = 60;

@@ -117,6 +117,7 @@ public final class LoadTool implements Callable<Integer> {
     }
 
     @Override
+    @SuppressWarnings("try") // ChildServer.close() may throw InterruptedException, as it should
     public Integer call() throws Exception {
         validate();
         PrintWriter out = spec.commandLine().getOut();

@@ -23,6 +23,8 @@ import java.util.concurrent.TimeoutException;
  * always on the same ports, so that clients reconnect by themselves after each restart. Stopped with SIGTERM
  * (a clean stop) or SIGKILL ({@code kill -9}); its output is appended to one log file across restarts.
  */
+// close() waits for a process or threads to end; an interrupt there is for the caller to see
+@SuppressWarnings("try")
 final class SoakBroker implements AutoCloseable {
 
     private static final long START_SECONDS = 120;

@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
  * tmpfs. A ballast file fills it and is deleted again. {@link #close()} unmounts and removes the image, also
  * after a failure; a shutdown hook does the same when the tool is interrupted.
  */
+// close() waits for a process or threads to end; an interrupt there is for the caller to see
+@SuppressWarnings("try")
 final class SoakDisk implements AutoCloseable {
 
     enum Kind { EXT4, TMPFS }

@@ -24,6 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  * recorded in the {@link Ledger} under the phase the send started in), and one push consumer recording every
  * delivery after checking the body byte for byte.
  */
+// close() waits for a process or threads to end; an interrupt there is for the caller to see
+@SuppressWarnings("try")
 final class SoakLoad implements AutoCloseable {
 
     /** What the tool is doing to the broker while a send starts. */

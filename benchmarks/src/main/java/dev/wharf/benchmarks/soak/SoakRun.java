@@ -76,6 +76,7 @@ final class SoakRun {
         this.out = out;
     }
 
+    @SuppressWarnings("try") // SoakDisk and SoakLoad may throw InterruptedException from close(), as they should
     Result run() throws Exception {
         Files.createDirectories(s.workDir());
         Path log = s.workDir().resolve("broker.log");

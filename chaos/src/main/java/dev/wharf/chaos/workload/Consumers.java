@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  * replays is hidden: a queue offset the broker declares illegal is counted and the pull goes on where the broker
  * says.
  */
+// close() waits for a process or threads to end; an interrupt there is for the caller to see
+@SuppressWarnings("try")
 public final class Consumers implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Consumers.class);

@@ -26,6 +26,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * name and epoch in the controllers' view, and (by the brokers' own answers) how often two brokers of one name
  * claimed the master role in the same sampling round. The latest view also tells the nemesis whom to hit.
  */
+// close() waits for a process or threads to end; an interrupt there is for the caller to see
+@SuppressWarnings("try")
 public final class RoleSampler implements AutoCloseable {
 
     private final Cluster cluster;

@@ -117,11 +117,13 @@ public class PushConsumer {
         }
     }
 
+    @SuppressWarnings("overloads") // RocketMQ's two overloads; a lambda needs a cast or a typed variable
     public void registerMessageListener(MessageListenerConcurrently listener) {
         this.concurrentListener = Objects.requireNonNull(listener, "listener");
         this.orderlyListener = null;
     }
 
+    @SuppressWarnings("overloads") // as above
     public void registerMessageListener(MessageListenerOrderly listener) {
         this.orderlyListener = Objects.requireNonNull(listener, "listener");
         this.concurrentListener = null;

@@ -109,6 +109,8 @@ public final class BodyInflater {
     /** A body that could not be inflated within its limit; {@link #tooLarge()} tells the two causes apart. */
     public static final class BodyInflateException extends IllegalStateException {
 
+        private static final long serialVersionUID = 1L;
+
         private final boolean tooLarge;
 
         BodyInflateException(boolean tooLarge, String message) {

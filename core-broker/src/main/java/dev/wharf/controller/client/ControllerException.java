@@ -8,6 +8,8 @@ import dev.wharf.protocol.ResponseCode;
  */
 public final class ControllerException extends Exception {
 
+    private static final long serialVersionUID = 1L;
+
     /** No controller node answered (or none was leader) within the timeout. */
     public static final int UNREACHABLE = -1;
 

@@ -373,7 +373,7 @@ public class WharfBytesMessage extends WharfMessage implements BytesMessage {
 
     @Override
     public boolean isBodyAssignableTo(@SuppressWarnings("rawtypes") Class c) {
-        return length == 0 || c.isAssignableFrom(byte[].class);
+        return length == 0 || ((Class<?>) c).isAssignableFrom(byte[].class);
     }
 
     @Override

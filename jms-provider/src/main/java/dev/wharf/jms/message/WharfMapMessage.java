@@ -248,7 +248,7 @@ public class WharfMapMessage extends WharfMessage implements MapMessage {
     @Override
     public boolean isBodyAssignableTo(@SuppressWarnings("rawtypes") Class c) {
         try {
-            return entries().isEmpty() || c.isAssignableFrom(Map.class);
+            return entries().isEmpty() || ((Class<?>) c).isAssignableFrom(Map.class);
         } catch (JMSException e) {
             return false;
         }

@@ -53,7 +53,7 @@ public class WharfTextMessage extends WharfMessage implements TextMessage {
 
     @Override
     public boolean isBodyAssignableTo(@SuppressWarnings("rawtypes") Class c) {
-        return text == null || c.isAssignableFrom(String.class);
+        return text == null || ((Class<?>) c).isAssignableFrom(String.class);
     }
 
     @Override

@@ -10,6 +10,8 @@ import org.springframework.beans.factory.BeanInitializationException;
  */
 public final class ListenerDefinitionException extends BeanInitializationException {
 
+    private static final long serialVersionUID = 1L;
+
     private final String attribute;
 
     ListenerDefinitionException(String beanName, Method method, String attribute, Object value, String reason) {

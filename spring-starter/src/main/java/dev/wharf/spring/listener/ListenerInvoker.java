@@ -38,6 +38,7 @@ final class ListenerInvoker {
      * @throws Exception what the method threw, or why its arguments or reply could not be converted: the message is
      *                   then retried
      */
+    @SuppressWarnings("try") // the scope is opened for its effect: the observation is current while the handler runs
     void invoke(MessageExt msg) throws Exception {
         Observation observation = Observation.createNotStarted(NAME, observations)
                 .contextualName(endpoint.topic() + " process")

@@ -20,6 +20,8 @@ public class PaymentGateway {
     /** The processor refused the charge with an error; a later attempt fails the same way. */
     public static final class GatewayException extends RuntimeException {
 
+        private static final long serialVersionUID = 1L;
+
         GatewayException(String message) {
             super(message);
         }
