@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -121,6 +122,11 @@ public final class ConnectionOptionTable {
     /** The option of this name, or null. */
     public static ConnectionOption<?> byName(String name) {
         return BY_NAME.get(name);
+    }
+
+    /** The names of the removed options (refused with {@link #retiredProblem}). */
+    public static Set<String> retiredNames() {
+        return RETIRED.keySet();
     }
 
     /**
