@@ -76,7 +76,7 @@ public abstract class AbstractConnectionOptions implements Serializable {
 
     /** The option's value. */
     public final <T> T get(ConnectionOption<T> option) {
-        return option.type().cast(values[option.index()]);
+        return option.type().cast(values[slot(option)]);
     }
 
     /**
@@ -85,8 +85,9 @@ public abstract class AbstractConnectionOptions implements Serializable {
      * @throws IllegalArgumentException naming the option when the value is not allowed
      */
     public final <T> void set(ConnectionOption<T> option, T value) {
+        int slot = slot(option);
         beforeChange(option.name());
-        values[option.index()] = option.check(value);
+        values[slot] = option.check(value);
     }
 
     /**
@@ -159,6 +160,16 @@ public abstract class AbstractConnectionOptions implements Serializable {
     /** The deserialization policy the two list options describe. */
     public final DeserializationPolicy toDeserializationPolicy() {
         return DeserializationPolicy.of(getDeserializationAllowList(), getDeserializationDenyList());
+    }
+
+    /** The option's place in {@link #values}; an option made outside the table has none. */
+    private static int slot(ConnectionOption<?> option) {
+        int index = option.index();
+        if (index < 0 || index >= ConnectionOptionTable.ALL.size() || ConnectionOptionTable.ALL.get(index) != option) {
+            throw new IllegalArgumentException("The option " + option.name() + " is not one of ConnectionOptionTable;"
+                    + " use the table's constants.");
+        }
+        return index;
     }
 
     private static Object[] defaults() {

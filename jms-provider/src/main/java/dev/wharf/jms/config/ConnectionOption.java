@@ -1,7 +1,6 @@
 package dev.wharf.jms.config;
 
 import java.util.Locale;
-import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
@@ -10,12 +9,20 @@ import java.util.function.UnaryOperator;
  * or refuses it with a sentence naming the option and the allowed values, and one line of documentation (the
  * README's option table is made from it). Immutable.
  *
- * @param <T> the value type: {@code String}, {@code Integer}, {@code Long} or {@code Boolean}
+ * @param index        position in the table, and so in a holder's array of values
+ * @param name         the option's name
+ * @param type         {@code String}, {@code Integer}, {@code Long} or {@code Boolean}
+ * @param defaultValue the value of a factory that was told nothing (null for "unset")
+ * @param checker      normalizes a value or refuses it; see {@link #check}
+ * @param doc          one line saying what the option does, with its unit
+ * @param listing      which settings maps list it
+ * @param <T>          the value type
  */
-public final class ConnectionOption<T> {
+public record ConnectionOption<T>(int index, String name, Class<T> type, T defaultValue, UnaryOperator<T> checker,
+                                  String doc, Listing listing) {
 
     /** Which options a settings map (JNDI reference, log line, serialized form) lists. */
-    enum Listing {
+    public enum Listing {
         /** Always, with its value. */
         ALWAYS,
         /** Only when it is set (not null). */
@@ -26,55 +33,9 @@ public final class ConnectionOption<T> {
         SECRET
     }
 
-    private final String name;
-    private final Class<T> type;
-    private final T defaultValue;
-    private final UnaryOperator<T> check;
-    private final String doc;
-    private final Listing listing;
-    /** Position in the table, and so in a holder's array of values. */
-    private final int index;
-
-    ConnectionOption(int index, String name, Class<T> type, T defaultValue, UnaryOperator<T> check, String doc,
-                     Listing listing) {
-        this.index = index;
-        this.name = name;
-        this.type = type;
-        this.defaultValue = defaultValue;
-        this.check = check;
-        this.doc = doc;
-        this.listing = listing;
-    }
-
-    public String name() {
-        return name;
-    }
-
-    public Class<T> type() {
-        return type;
-    }
-
-    /** The value of a factory that was told nothing (null for "unset"). */
-    public T defaultValue() {
-        return defaultValue;
-    }
-
-    /** One line saying what the option does, with its unit. */
-    public String doc() {
-        return doc;
-    }
-
     /** Whether the option is a password (never listed, logged or serialized). */
     public boolean isSecret() {
         return listing == Listing.SECRET;
-    }
-
-    Listing listing() {
-        return listing;
-    }
-
-    int index() {
-        return index;
     }
 
     /**
@@ -87,7 +48,7 @@ public final class ConnectionOption<T> {
             throw new IllegalArgumentException(name + " must be given a value; leave it out for the default "
                     + defaultValue + ".");
         }
-        return check.apply(value);
+        return checker.apply(value);
     }
 
     /**
@@ -144,16 +105,6 @@ public final class ConnectionOption<T> {
     /** The type as the README's option table shows it. */
     String typeText() {
         return type == Integer.class ? "int" : type.getSimpleName().toLowerCase(Locale.ROOT);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof ConnectionOption<?> other && other.name.equals(name);
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(name);
     }
 
     @Override
