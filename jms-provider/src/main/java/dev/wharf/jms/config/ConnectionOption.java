@@ -62,7 +62,7 @@ public record ConnectionOption<T>(int index, String name, Class<T> type, T defau
         T value;
         try {
             value = type.cast(convert(text));
-        } catch (NumberFormatException e) {
+        } catch (IllegalArgumentException notOfTheType) {
             throw new IllegalArgumentException("Setting " + name + "=" + raw + " is not a valid "
                     + type.getSimpleName().toLowerCase(Locale.ROOT).replace("integer", "int") + ".");
         }
@@ -73,6 +73,7 @@ public record ConnectionOption<T>(int index, String name, Class<T> type, T defau
         }
     }
 
+    /** The text as a value of the type; IllegalArgumentException (NumberFormatException) when it is none. */
     private Object convert(String text) {
         if (type == Integer.class) {
             return Integer.valueOf(text);
@@ -82,7 +83,7 @@ public record ConnectionOption<T>(int index, String name, Class<T> type, T defau
         }
         if (type == Boolean.class) {
             if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
-                throw new NumberFormatException(text);
+                throw new IllegalArgumentException(text);
             }
             return Boolean.valueOf(text);
         }
