@@ -1,5 +1,7 @@
 package dev.wharf.jms;
 
+import dev.wharf.jms.config.AbstractConnectionOptions;
+import dev.wharf.jms.config.ConnectionOptionTable;
 import dev.wharf.jms.config.ConnectionOptions;
 import dev.wharf.jms.config.WharfConnectionConfig;
 import dev.wharf.jms.config.WharfUrl;
@@ -27,8 +29,6 @@ import java.io.Serializable;
 import javax.naming.Reference;
 import javax.naming.Referenceable;
 import javax.naming.StringRefAddr;
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The entry point of the provider: a JMS connection factory for a Wharf broker, configured by a broker URL and
@@ -39,19 +39,21 @@ import javax.net.ssl.TrustManagerFactory;
  * ConnectionFactory local = new WharfConnectionFactory("vm://local?flushDiskType=SYNC_FLUSH");
  * </pre>
  *
- * See {@link WharfUrl} for the URL forms and {@link ConnectionOptions} for the options (URL parameters and setters
- * are the same options; the last call wins). A bad URL or option is refused at once with an
- * {@link IllegalArgumentException} saying what is wrong. The factory is {@link Serializable} and
+ * See {@link WharfUrl} for the URL forms and {@link ConnectionOptionTable} for the options (URL parameters and
+ * setters, inherited from {@link AbstractConnectionOptions}, are the same options; the last call wins). A bad URL
+ * or option is refused at once with an {@link IllegalArgumentException} saying what is wrong. The first connection
+ * freezes the options: a later setter throws {@link IllegalStateException}. The factory is {@link Serializable} and
  * {@link Referenceable}, so it can be bound in any JNDI tree; {@code dev.wharf.jms.jndi.WharfInitialContextFactory}
  * provides a properties-based one.
  *
- * <p>Thread-safety: configure first, then share; creating connections from many threads is safe.
+ * <p>Thread-safety: configure first, then share; creating connections from many threads is safe. The transaction
+ * hooks are not options and stay settable.
  */
-public class WharfConnectionFactory implements ConnectionFactory, QueueConnectionFactory, TopicConnectionFactory,
-        Serializable, Referenceable {
+public class WharfConnectionFactory extends AbstractConnectionOptions implements ConnectionFactory,
+        QueueConnectionFactory, TopicConnectionFactory, Serializable, Referenceable {
 
     @Serial
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
 
     /** The URL of a factory created without one: a NameServer on this host at RocketMQ's default port. */
     public static final String DEFAULT_BROKER_URL = "wharf://localhost:" + WharfUrl.DEFAULT_NAMESRV_PORT;
@@ -60,7 +62,8 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
     private static final String OBJECT_FACTORY = "dev.wharf.jms.jndi.WharfObjectFactory";
 
     private WharfUrl url;
-    private final ConnectionOptions options = new ConnectionOptions();
+    /** Set by the first connection attempt; from then on the options are read-only. Not serialized. */
+    private transient volatile boolean frozen;
     /** Not serialized (and not in the JNDI reference): hooks are code, set by the framework that owns the factory. */
     private transient volatile TransactionLifecycleListener transactionLifecycleListener;
     private transient volatile TransactionChecker transactionChecker;
@@ -79,7 +82,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     /** The configuration connections are opened with, a snapshot of the current URL and options. */
     public WharfConnectionConfig getConfig() {
-        return WharfConnectionConfig.of(url, options);
+        return WharfConnectionConfig.of(url, this);
     }
 
     // ---------------------------------------------------------------- ConnectionFactory
@@ -99,6 +102,12 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
      */
     @Override
     public Connection createConnection(String userName, String password) throws JMSException {
+        return open(userName, password);
+    }
+
+    /** Opens a connection; the first call freezes the options. */
+    private WharfConnection open(String userName, String password) throws JMSException {
+        frozen = true;
         return WharfConnection.open(configFor(userName, password), hooks());
     }
 
@@ -121,7 +130,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public QueueConnection createQueueConnection(String userName, String password) throws JMSException {
-        return WharfConnection.open(configFor(userName, password), hooks());
+        return open(userName, password);
     }
 
     @Override
@@ -131,7 +140,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public TopicConnection createTopicConnection(String userName, String password) throws JMSException {
-        return WharfConnection.open(configFor(userName, password), hooks());
+        return open(userName, password);
     }
 
     @Override
@@ -155,8 +164,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
     @Override
     public JMSContext createContext(String userName, String password, int sessionMode) {
         checkSessionMode(sessionMode);
-        return WharfJMSContext.open(JmsErrors.unchecked(() -> WharfConnection.open(configFor(userName, password),
-                hooks())), sessionMode);
+        return WharfJMSContext.open(JmsErrors.unchecked(() -> open(userName, password)), sessionMode);
     }
 
     /** Refuses a session mode that is not AUTO_ACKNOWLEDGE, CLIENT_ACKNOWLEDGE, DUPS_OK_ACKNOWLEDGE or SESSION_TRANSACTED. */
@@ -201,10 +209,10 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
     private ProviderHooks hooks() {
         TransactionChecker checker = transactionChecker;
         return new ProviderHooks(transactionLifecycleListener,
-                checker != null ? checker : new DefaultTransactionChecker(options.getTransactionTimeout()));
+                checker != null ? checker : new DefaultTransactionChecker(getTransactionTimeout()));
     }
 
-    // ---------------------------------------------------------------- JavaBean options
+    // ---------------------------------------------------------------- URL and frozen options
 
     /** The broker URL as given. */
     public String getBrokerURL() {
@@ -216,9 +224,11 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
      *
      * @throws IllegalArgumentException when the URL is malformed or sets an unknown or invalid option (the
      *                                  factory is then unchanged)
+     * @throws IllegalStateException    after the factory's first connection
      */
     public void setBrokerURL(String brokerURL) {
-        this.url = WharfConnectionConfig.applyUrl(brokerURL, options);
+        beforeChange(REFERENCE_BROKER_URL);
+        this.url = WharfConnectionConfig.applyUrl(brokerURL, this);
     }
 
     /** The NameServer addresses in RocketMQ's form {@code host:port;host:port}, or null for a vm:// URL. */
@@ -234,232 +244,17 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
         setBrokerURL("wharf://" + namesrvAddr.strip().replace(';', ','));
     }
 
-    public String getClientID() {
-        return options.getClientID();
-    }
-
-    public void setClientID(String clientID) {
-        options.setClientID(clientID);
-    }
-
-    public String getProducerGroup() {
-        return options.getProducerGroup();
-    }
-
-    public void setProducerGroup(String producerGroup) {
-        options.setProducerGroup(producerGroup);
-    }
-
-    public String getInstanceName() {
-        return options.getInstanceName();
-    }
-
-    public void setInstanceName(String instanceName) {
-        options.setInstanceName(instanceName);
-    }
-
-    public int getMaxReconsumeTimes() {
-        return options.getMaxReconsumeTimes();
-    }
-
-    public void setMaxReconsumeTimes(int maxReconsumeTimes) {
-        options.setMaxReconsumeTimes(maxReconsumeTimes);
-    }
-
-    public long getRedeliveryDelay() {
-        return options.getRedeliveryDelay();
-    }
-
-    public void setRedeliveryDelay(long redeliveryDelay) {
-        options.setRedeliveryDelay(redeliveryDelay);
-    }
-
-    public long getLeaseTime() {
-        return options.getLeaseTime();
-    }
-
-    /** Messages of a transacted session sent without waiting for their answers (0: each send waits). */
-    public int getTransactionSendWindow() {
-        return options.getTransactionSendWindow();
-    }
-
-    public void setTransactionSendWindow(int transactionSendWindow) {
-        options.setTransactionSendWindow(transactionSendWindow);
-    }
-
-    public void setLeaseTime(long leaseTime) {
-        options.setLeaseTime(leaseTime);
-    }
-
-    public long getTransactionTimeout() {
-        return options.getTransactionTimeout();
-    }
-
-    public void setTransactionTimeout(long transactionTimeout) {
-        options.setTransactionTimeout(transactionTimeout);
-    }
-
-    public long getSendTimeout() {
-        return options.getSendTimeout();
-    }
-
-    public void setSendTimeout(long sendTimeout) {
-        options.setSendTimeout(sendTimeout);
-    }
-
-    public int getRetryTimesWhenSendFailed() {
-        return options.getRetryTimesWhenSendFailed();
-    }
-
-    public void setRetryTimesWhenSendFailed(int retryTimesWhenSendFailed) {
-        options.setRetryTimesWhenSendFailed(retryTimesWhenSendFailed);
-    }
-
-    public int getConsumeThreads() {
-        return options.getConsumeThreads();
-    }
-
-    public void setConsumeThreads(int consumeThreads) {
-        options.setConsumeThreads(consumeThreads);
-    }
-
-    public int getPullBatchSize() {
-        return options.getPullBatchSize();
-    }
-
-    public void setPullBatchSize(int pullBatchSize) {
-        options.setPullBatchSize(pullBatchSize);
-    }
-
-    public int getPullThresholdForQueue() {
-        return options.getPullThresholdForQueue();
-    }
-
-    public void setPullThresholdForQueue(int pullThresholdForQueue) {
-        options.setPullThresholdForQueue(pullThresholdForQueue);
-    }
-
-    public long getPollNameServerInterval() {
-        return options.getPollNameServerInterval();
-    }
-
-    public void setPollNameServerInterval(long pollNameServerInterval) {
-        options.setPollNameServerInterval(pollNameServerInterval);
-    }
-
-    public long getHeartbeatBrokerInterval() {
-        return options.getHeartbeatBrokerInterval();
-    }
-
-    public void setHeartbeatBrokerInterval(long heartbeatBrokerInterval) {
-        options.setHeartbeatBrokerInterval(heartbeatBrokerInterval);
-    }
-
-    public long getPersistConsumerOffsetInterval() {
-        return options.getPersistConsumerOffsetInterval();
-    }
-
-    public void setPersistConsumerOffsetInterval(long persistConsumerOffsetInterval) {
-        options.setPersistConsumerOffsetInterval(persistConsumerOffsetInterval);
-    }
-
-    public String getDeserializationAllowList() {
-        return options.getDeserializationAllowList();
-    }
-
-    public void setDeserializationAllowList(String deserializationAllowList) {
-        options.setDeserializationAllowList(deserializationAllowList);
-    }
-
-    public String getDeserializationDenyList() {
-        return options.getDeserializationDenyList();
-    }
-
-    public void setDeserializationDenyList(String deserializationDenyList) {
-        options.setDeserializationDenyList(deserializationDenyList);
-    }
-
-    /** The user connections sign their requests as when none is given to {@code createConnection}; null: none. */
-    public String getUser() {
-        return options.getUser();
-    }
-
-    public void setUser(String user) {
-        options.setUser(user);
-    }
-
-    /** The password of the factory's user; not serialized and not part of the JNDI reference. */
-    public String getPassword() {
-        return options.getPassword();
-    }
-
-    public void setPassword(String password) {
-        options.setPassword(password);
-    }
-
-    /** Whether connections speak TLS (the URL option {@code tls=true}). */
-    public boolean isTls() {
-        return options.isTls();
-    }
-
-    public void setTls(boolean tls) {
-        options.setTls(tls);
-    }
-
     /**
-     * TLS key material made by the application (a Spring Boot SSL bundle) instead of the {@code tls*Path} files;
-     * when either is set, TLS uses these and ignores the paths. Not part of a JNDI reference.
-     *
-     * @param keys  the client certificate for mutual TLS, or null for none
-     * @param trust whom the client trusts, or null for the JDK's default authorities
+     * Refuses every change of an option once the factory opened a connection (as ActiveMQ Artemis does): its
+     * connections, and everything that cached the factory, would otherwise run with options other than the ones
+     * it reports.
      */
-    public void setTlsManagers(KeyManagerFactory keys, TrustManagerFactory trust) {
-        options.setTlsManagers(keys, trust);
-    }
-
-    /** PEM certificates trusted as the servers'; empty: the JDK's authorities. */
-    public String getTlsTrustCertPath() {
-        return options.getTlsTrustCertPath();
-    }
-
-    public void setTlsTrustCertPath(String tlsTrustCertPath) {
-        options.setTlsTrustCertPath(tlsTrustCertPath);
-    }
-
-    /** The client certificate for mutual TLS (PEM or PKCS#12 .p12); empty: none. */
-    public String getTlsCertPath() {
-        return options.getTlsCertPath();
-    }
-
-    public void setTlsCertPath(String tlsCertPath) {
-        options.setTlsCertPath(tlsCertPath);
-    }
-
-    /** The PKCS#8 PEM private key of the client certificate. */
-    public String getTlsKeyPath() {
-        return options.getTlsKeyPath();
-    }
-
-    public void setTlsKeyPath(String tlsKeyPath) {
-        options.setTlsKeyPath(tlsKeyPath);
-    }
-
-    /** Password of the client key or key store. */
-    public String getTlsKeyPassword() {
-        return options.getTlsKeyPassword();
-    }
-
-    public void setTlsKeyPassword(String tlsKeyPassword) {
-        options.setTlsKeyPassword(tlsKeyPassword);
-    }
-
-    /** Whether a server's certificate must name the host connected to (on by default). */
-    public boolean isTlsVerifyHostname() {
-        return options.isTlsVerifyHostname();
-    }
-
-    public void setTlsVerifyHostname(boolean tlsVerifyHostname) {
-        options.setTlsVerifyHostname(tlsVerifyHostname);
+    @Override
+    protected void beforeChange(String option) {
+        if (frozen) {
+            throw new IllegalStateException("The option " + option + " of this connection factory cannot change"
+                    + " after its first connection; set it before the first connection (or use another factory).");
+        }
     }
 
     // ---------------------------------------------------------------- JNDI and serialization
@@ -469,7 +264,7 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
     public Reference getReference() {
         Reference ref = new Reference(getClass().getName(), OBJECT_FACTORY, null);
         ref.add(new StringRefAddr(REFERENCE_BROKER_URL, url.text()));
-        options.toSettings().forEach((k, v) -> ref.add(new StringRefAddr(k, v)));
+        toSettings().forEach((k, v) -> ref.add(new StringRefAddr(k, v)));
         return ref;
     }
 
@@ -483,6 +278,6 @@ public class WharfConnectionFactory implements ConnectionFactory, QueueConnectio
 
     @Override
     public String toString() {
-        return "WharfConnectionFactory{" + url + ", " + options.toSettings() + "}";
+        return "WharfConnectionFactory{" + url + ", " + toSettings() + "}";
     }
 }

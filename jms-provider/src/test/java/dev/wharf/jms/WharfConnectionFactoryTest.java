@@ -69,9 +69,7 @@ class WharfConnectionFactoryTest {
         f.setRedeliveryDelay(10);
         f.setSendTimeout(11);
         f.setRetryTimesWhenSendFailed(1);
-        f.setConsumeThreads(4);
         f.setPullBatchSize(8);
-        f.setPullThresholdForQueue(9);
         f.setPollNameServerInterval(1000);
         f.setHeartbeatBrokerInterval(2000);
         f.setPersistConsumerOffsetInterval(3000);
@@ -83,9 +81,7 @@ class WharfConnectionFactoryTest {
         assertThat(f.getRedeliveryDelay()).isEqualTo(10);
         assertThat(f.getSendTimeout()).isEqualTo(11);
         assertThat(f.getRetryTimesWhenSendFailed()).isEqualTo(1);
-        assertThat(f.getConsumeThreads()).isEqualTo(4);
         assertThat(f.getPullBatchSize()).isEqualTo(8);
-        assertThat(f.getPullThresholdForQueue()).isEqualTo(9);
         assertThat(f.getPollNameServerInterval()).isEqualTo(1000);
         assertThat(f.getHeartbeatBrokerInterval()).isEqualTo(2000);
         assertThat(f.getPersistConsumerOffsetInterval()).isEqualTo(3000);
@@ -103,7 +99,7 @@ class WharfConnectionFactoryTest {
                 .hasMessageContaining("\"bogus\"");
         assertThat(f.getBrokerURL()).isEqualTo("wharf://h:1?sendTimeout=5");
         assertThat(f.getSendTimeout()).isEqualTo(5);
-        assertThatThrownBy(() -> f.setConsumeThreads(0)).hasMessageContaining("consumeThreads");
+        assertThatThrownBy(() -> f.setPullBatchSize(0)).hasMessageContaining("pullBatchSize");
         assertThatThrownBy(() -> f.setClientID("a b")).hasMessageContaining("client id");
     }
 

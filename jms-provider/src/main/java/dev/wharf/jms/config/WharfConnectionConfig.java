@@ -10,14 +10,13 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * What a connection is opened with: the broker URL, a snapshot of the factory options and, for {@code vm://}
  * URLs, the settings of the in-JVM broker. Immutable.
  *
  * <p><b>Where URL parameters go.</b> A parameter whose name is a factory option (see
- * {@link ConnectionOptions}) sets that option and is checked at once. On a {@code wharf://} URL every other
+ * {@link ConnectionOptionTable}) sets that option and is checked at once. On a {@code wharf://} URL every other
  * parameter is refused, with the closest option name as a hint. On a {@code vm://} URL every other parameter is
  * a broker setting ({@code flushDiskType}, {@code storePathRootDir}, {@code listenPort}, ... with RocketMQ's
  * names) and is kept, unchecked, in {@link #brokerSettings()}: the broker's configuration classes are what can
@@ -33,19 +32,18 @@ public final class WharfConnectionConfig implements Serializable {
     /** The broker setting naming the in-JVM broker's store folder; absent means a fresh temporary folder. */
     public static final String STORE_PATH_ROOT_DIR = "storePathRootDir";
 
-    private static final Set<String> OPTION_KEYS = Set.copyOf(BeanBinder.keys(ConnectionOptions.class));
 
     private final WharfUrl url;
     private final ConnectionOptions options;
     private final Map<String, String> brokerSettings;
 
-    private WharfConnectionConfig(WharfUrl url, ConnectionOptions options) {
+    private WharfConnectionConfig(WharfUrl url, AbstractConnectionOptions options) {
         this.url = url;
         this.options = new ConnectionOptions(options);
         Map<String, String> broker = new LinkedHashMap<>();
         if (url.isVm()) {
             url.parameters().forEach((k, v) -> {
-                if (!OPTION_KEYS.contains(k)) {
+                if (!isOption(k)) {
                     broker.put(k, v);
                 }
             });
@@ -64,7 +62,7 @@ public final class WharfConnectionConfig implements Serializable {
     }
 
     /** The configuration of an already applied URL and the current options (the options are copied). */
-    public static WharfConnectionConfig of(WharfUrl url, ConnectionOptions options) {
+    public static WharfConnectionConfig of(WharfUrl url, AbstractConnectionOptions options) {
         return new WharfConnectionConfig(url, options);
     }
 
@@ -74,12 +72,12 @@ public final class WharfConnectionConfig implements Serializable {
      * @return the parsed URL
      * @throws IllegalArgumentException when the URL is malformed or an option parameter is unknown or invalid
      */
-    public static WharfUrl applyUrl(String url, ConnectionOptions target) {
+    public static WharfUrl applyUrl(String url, AbstractConnectionOptions target) {
         WharfUrl parsed = WharfUrl.parse(url);
         Map<String, String> optionParams = new LinkedHashMap<>();
         List<String> unknown = new ArrayList<>();
         parsed.parameters().forEach((k, v) -> {
-            if (OPTION_KEYS.contains(k)) {
+            if (isOption(k)) {
                 optionParams.put(k, v);
             } else if (!parsed.isVm()) {
                 unknown.add(k);
@@ -91,9 +89,14 @@ public final class WharfConnectionConfig implements Serializable {
                     + " Broker settings are accepted only by vm:// URLs, which start a broker in this JVM.");
         }
         ConnectionOptions copy = new ConnectionOptions(target);
-        BeanBinder.bindStrict(optionParams, source, copy);
+        copy.bind(optionParams, source);
         target.copyFrom(copy);
         return parsed;
+    }
+
+    /** Whether a URL parameter is meant as a factory option (a removed one included, to be refused as such). */
+    private static boolean isOption(String key) {
+        return ConnectionOptionTable.byName(key) != null || ConnectionOptionTable.retiredProblem(key) != null;
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.wharf.jms.jndi;
 
-import dev.wharf.common.config.BeanBinder;
 import dev.wharf.jms.WharfConnectionFactory;
 import dev.wharf.jms.destination.DestinationKind;
 import dev.wharf.jms.destination.Destinations;
@@ -85,7 +84,7 @@ public class WharfObjectFactory implements ObjectFactory {
             }
         }
         WharfConnectionFactory factory = url == null ? new WharfConnectionFactory() : new WharfConnectionFactory(url);
-        BeanBinder.bindStrict(settings, "the JNDI reference", factory);
+        factory.bind(settings, "the JNDI reference");
         return factory;
     }
 }

@@ -22,7 +22,6 @@ class ConnectionConfigTest {
         assertThat(o.getRedeliveryDelay()).isZero();
         assertThat(o.getSendTimeout()).isEqualTo(3000);
         assertThat(o.getPullBatchSize()).isEqualTo(32);
-        assertThat(o.getConsumeThreads()).isEqualTo(20);
         assertThat(o.getDeserializationAllowList()).isEmpty();
         assertThat(c.deserializationPolicy()).isSameAs(DeserializationPolicy.DEFAULT);
         assertThat(c.namesrvAddr()).isEqualTo("localhost:9876");
@@ -33,8 +32,8 @@ class ConnectionConfigTest {
     @Test
     void urlParametersSetOptions() {
         WharfConnectionConfig c = WharfConnectionConfig.parse("wharf://a:1,b:2?maxReconsumeTimes=3&clientID=app-1"
-                + "&redeliveryDelay=1500&sendTimeout=100&pullBatchSize=64&consumeThreads=2&producerGroup=PG"
-                + "&instanceName=i1&retryTimesWhenSendFailed=0&pullThresholdForQueue=10&pollNameServerInterval=100"
+                + "&redeliveryDelay=1500&sendTimeout=100&pullBatchSize=64&producerGroup=PG"
+                + "&instanceName=i1&retryTimesWhenSendFailed=0&pollNameServerInterval=100"
                 + "&heartbeatBrokerInterval=200&persistConsumerOffsetInterval=300"
                 + "&deserializationAllowList=com.example,java.util&deserializationDenyList=com.example.bad");
         ConnectionOptions o = c.options();
@@ -43,11 +42,9 @@ class ConnectionConfigTest {
         assertThat(o.getRedeliveryDelay()).isEqualTo(1500);
         assertThat(o.getSendTimeout()).isEqualTo(100);
         assertThat(o.getPullBatchSize()).isEqualTo(64);
-        assertThat(o.getConsumeThreads()).isEqualTo(2);
         assertThat(o.getProducerGroup()).isEqualTo("PG");
         assertThat(o.getInstanceName()).isEqualTo("i1");
         assertThat(o.getRetryTimesWhenSendFailed()).isZero();
-        assertThat(o.getPullThresholdForQueue()).isEqualTo(10);
         assertThat(o.getPollNameServerInterval()).isEqualTo(100);
         assertThat(o.getHeartbeatBrokerInterval()).isEqualTo(200);
         assertThat(o.getPersistConsumerOffsetInterval()).isEqualTo(300);

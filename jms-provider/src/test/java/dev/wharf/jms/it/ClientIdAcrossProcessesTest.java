@@ -47,8 +47,10 @@ class ClientIdAcrossProcessesTest {
                             .isInstanceOf(InvalidClientIDException.class)
                             .hasMessageContaining("another process");
                 }
-                factory.setClientID("billing-1");
-                assertThatThrownBy(factory::createConnection).isInstanceOf(InvalidClientIDException.class);
+                // a factory's options are fixed once it connected: the administratively configured id needs its own
+                WharfConnectionFactory configured = new WharfConnectionFactory(wharf.url());
+                configured.setClientID("billing-1");
+                assertThatThrownBy(configured::createConnection).isInstanceOf(InvalidClientIDException.class);
             } finally {
                 holder.destroyForcibly();
                 holder.waitFor(10, TimeUnit.SECONDS);

@@ -1,6 +1,7 @@
 package dev.wharf.spring.boot.autoconfigure;
 
 import dev.wharf.common.config.BeanBinder;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,11 +22,18 @@ final class SettingKeys {
 
     /** The settings with each key replaced by the setter name it denotes among {@code types}' setters. */
     static Map<String, String> canonical(Map<String, String> settings, Class<?>... types) {
-        Map<String, String> byLooseName = new HashMap<>();
+        List<String> names = new ArrayList<>();
         for (Class<?> type : types) {
-            for (String key : BeanBinder.keys(type)) {
-                byLooseName.putIfAbsent(loose(key), key);
-            }
+            names.addAll(BeanBinder.keys(type));
+        }
+        return canonical(settings, names);
+    }
+
+    /** The settings with each key replaced by the one of {@code names} it denotes. */
+    static Map<String, String> canonical(Map<String, String> settings, List<String> names) {
+        Map<String, String> byLooseName = new HashMap<>();
+        for (String key : names) {
+            byLooseName.putIfAbsent(loose(key), key);
         }
         Map<String, String> out = new LinkedHashMap<>();
         settings.forEach((key, value) -> out.put(byLooseName.getOrDefault(loose(key), key), value));

@@ -39,8 +39,8 @@ public class WharfProperties {
     private Duration sendTimeout;
 
     /**
-     * Further connection-factory options by name (e.g. consumeThreads, pullBatchSize, clientID), as listed by
-     * WharfConnectionFactory's setters.
+     * Further connection-factory options by name (e.g. pullBatchSize, clientID, leaseTime), as listed in the JMS
+     * option table of the README (dev.wharf.jms.config.ConnectionOptionTable). An unknown name fails start-up.
      */
     private Map<String, String> options = new LinkedHashMap<>();
 

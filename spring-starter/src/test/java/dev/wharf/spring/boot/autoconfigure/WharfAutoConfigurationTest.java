@@ -149,7 +149,7 @@ class WharfAutoConfigurationTest {
     @Test
     void propertiesBindOntoTheFactoryAndTheBroker() {
         runner().withPropertyValues("wharf.producer-group=billing", "wharf.max-reconsume-times=3",
-                "wharf.redelivery-delay=250ms", "wharf.send-timeout=5s", "wharf.options.consume-threads=4",
+                "wharf.redelivery-delay=250ms", "wharf.send-timeout=5s", "wharf.options.lease-time=5000",
                 "wharf.options.pullBatchSize=8", "wharf.embedded.flush-disk-type=sync-flush",
                 "wharf.embedded.broker.transaction-check-interval=1500",
                 "wharf.embedded.broker.transactionTimeOut=700").run(context -> {
@@ -158,7 +158,7 @@ class WharfAutoConfigurationTest {
                     assertThat(factory.getMaxReconsumeTimes()).isEqualTo(3);
                     assertThat(factory.getRedeliveryDelay()).isEqualTo(250);
                     assertThat(factory.getSendTimeout()).isEqualTo(5000);
-                    assertThat(factory.getConsumeThreads()).isEqualTo(4);
+                    assertThat(factory.getLeaseTime()).isEqualTo(5000);
                     assertThat(factory.getPullBatchSize()).isEqualTo(8);
                     EmbeddedWharfBroker broker = context.getBean(EmbeddedWharfBroker.class);
                     assertThat(broker.broker().settings().store().getFlushDiskType())

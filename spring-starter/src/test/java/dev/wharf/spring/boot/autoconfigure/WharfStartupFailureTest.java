@@ -73,8 +73,12 @@ class WharfStartupFailureTest {
 
     @Test
     void anUnknownFactoryOptionSuggestsTheRightName() {
-        failsWith(runner().withPropertyValues("wharf.options.consumeThread=4"), "wharf.options.consumeThread",
-                e -> e.hasMessageContaining("did you mean \"consumeThreads\""));
+        failsWith(runner().withPropertyValues("wharf.options.pullBatchSiz=4"), "wharf.options.pullBatchSiz",
+                e -> e.hasMessageContaining("did you mean \"pullBatchSize\""));
+        failsWith(runner().withPropertyValues("wharf.options.consume-threads=4"), "wharf.options.consumeThreads",
+                e -> e.hasMessageContaining("was removed").hasMessageContaining("spring.jms.listener.concurrency"));
+        failsWith(runner().withPropertyValues("wharf.options.lease-time=5"), "wharf.options.leaseTime",
+                e -> e.hasMessageContaining("leaseTime must be between 1000"));
         failsWith(runner().withPropertyValues("wharf.options.brokerURL=wharf://x:1"), "wharf.options.brokerURL",
                 e -> e.hasMessageContaining("wharf.url"));
     }
