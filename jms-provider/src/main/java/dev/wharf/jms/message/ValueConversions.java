@@ -31,7 +31,22 @@ import jakarta.jms.MessageFormatException;
  */
 final class ValueConversions {
 
+    /*
+     * The integral rows of the table: each integral type is readable as itself and every wider one, so a value is
+     * accepted when its width does not exceed the target's.
+     */
+    private static final int BYTE = 1;
+    private static final int SHORT = 2;
+    private static final int INT = 3;
+    private static final int LONG = 4;
+
     private ValueConversions() {
+    }
+
+    /** One of the conversions below, for readers that treat every target type alike. */
+    @FunctionalInterface
+    interface Conversion<T> {
+        T convert(Object v, String what) throws MessageFormatException;
     }
 
     static boolean toBoolean(Object v, String what) throws MessageFormatException {
@@ -45,26 +60,12 @@ final class ValueConversions {
     }
 
     static byte toByte(Object v, String what) throws MessageFormatException {
-        if (v instanceof Byte b) {
-            return b;
-        }
-        if (v == null || v instanceof String) {
-            return Byte.valueOf((String) v);
-        }
-        throw refused(v, "byte", what);
+        return v == null || v instanceof String ? Byte.valueOf((String) v) : (byte) widened(v, BYTE, "byte", what);
     }
 
     static short toShort(Object v, String what) throws MessageFormatException {
-        if (v instanceof Short s) {
-            return s;
-        }
-        if (v instanceof Byte b) {
-            return b;
-        }
-        if (v == null || v instanceof String) {
-            return Short.valueOf((String) v);
-        }
-        throw refused(v, "short", what);
+        return v == null || v instanceof String ? Short.valueOf((String) v)
+                : (short) widened(v, SHORT, "short", what);
     }
 
     static char toChar(Object v, String what) throws MessageFormatException {
@@ -78,38 +79,11 @@ final class ValueConversions {
     }
 
     static int toInt(Object v, String what) throws MessageFormatException {
-        if (v instanceof Integer i) {
-            return i;
-        }
-        if (v instanceof Short s) {
-            return s;
-        }
-        if (v instanceof Byte b) {
-            return b;
-        }
-        if (v == null || v instanceof String) {
-            return Integer.valueOf((String) v);
-        }
-        throw refused(v, "int", what);
+        return v == null || v instanceof String ? Integer.valueOf((String) v) : (int) widened(v, INT, "int", what);
     }
 
     static long toLong(Object v, String what) throws MessageFormatException {
-        if (v instanceof Long l) {
-            return l;
-        }
-        if (v instanceof Integer i) {
-            return i;
-        }
-        if (v instanceof Short s) {
-            return s;
-        }
-        if (v instanceof Byte b) {
-            return b;
-        }
-        if (v == null || v instanceof String) {
-            return Long.valueOf((String) v);
-        }
-        throw refused(v, "long", what);
+        return v == null || v instanceof String ? Long.valueOf((String) v) : widened(v, LONG, "long", what);
     }
 
     static float toFloat(Object v, String what) throws MessageFormatException {
@@ -133,6 +107,28 @@ final class ValueConversions {
             return Double.valueOf((String) v);
         }
         throw refused(v, "double", what);
+    }
+
+    private static int width(Object v) {
+        if (v instanceof Byte) {
+            return BYTE;
+        } else if (v instanceof Short) {
+            return SHORT;
+        } else if (v instanceof Integer) {
+            return INT;
+        } else if (v instanceof Long) {
+            return LONG;
+        }
+        return 0;
+    }
+
+    /** An integral value no wider than {@code targetWidth}, widened to long; any other value is refused. */
+    private static long widened(Object v, int targetWidth, String target, String what) throws MessageFormatException {
+        int width = width(v);
+        if (width == 0 || width > targetWidth) {
+            throw refused(v, target, what);
+        }
+        return ((Number) v).longValue();
     }
 
     /** Any value but byte[] as its {@code String.valueOf} form; null stays null. */
