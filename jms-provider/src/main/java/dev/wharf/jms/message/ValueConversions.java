@@ -32,13 +32,15 @@ import jakarta.jms.MessageFormatException;
 final class ValueConversions {
 
     /*
-     * The integral rows of the table: each integral type is readable as itself and every wider one, so a value is
-     * accepted when its width does not exceed the target's.
+     * The numeric rows of the table: a number is readable as its own type and every wider one of its family
+     * (integral or floating point). A type's width says both: the tens its family, the units its rank in it.
      */
     private static final int BYTE = 1;
     private static final int SHORT = 2;
     private static final int INT = 3;
     private static final int LONG = 4;
+    private static final int FLOAT = 11;
+    private static final int DOUBLE = 12;
 
     private ValueConversions() {
     }
@@ -60,12 +62,13 @@ final class ValueConversions {
     }
 
     static byte toByte(Object v, String what) throws MessageFormatException {
-        return v == null || v instanceof String ? Byte.valueOf((String) v) : (byte) widened(v, BYTE, "byte", what);
+        return v == null || v instanceof String ? Byte.valueOf((String) v)
+                : widening(v, BYTE, "byte", what).byteValue();
     }
 
     static short toShort(Object v, String what) throws MessageFormatException {
         return v == null || v instanceof String ? Short.valueOf((String) v)
-                : (short) widened(v, SHORT, "short", what);
+                : widening(v, SHORT, "short", what).shortValue();
     }
 
     static char toChar(Object v, String what) throws MessageFormatException {
@@ -79,34 +82,23 @@ final class ValueConversions {
     }
 
     static int toInt(Object v, String what) throws MessageFormatException {
-        return v == null || v instanceof String ? Integer.valueOf((String) v) : (int) widened(v, INT, "int", what);
+        return v == null || v instanceof String ? Integer.valueOf((String) v)
+                : widening(v, INT, "int", what).intValue();
     }
 
     static long toLong(Object v, String what) throws MessageFormatException {
-        return v == null || v instanceof String ? Long.valueOf((String) v) : widened(v, LONG, "long", what);
+        return v == null || v instanceof String ? Long.valueOf((String) v)
+                : widening(v, LONG, "long", what).longValue();
     }
 
     static float toFloat(Object v, String what) throws MessageFormatException {
-        if (v instanceof Float f) {
-            return f;
-        }
-        if (v == null || v instanceof String) {
-            return Float.valueOf((String) v);
-        }
-        throw refused(v, "float", what);
+        return v == null || v instanceof String ? Float.valueOf((String) v)
+                : widening(v, FLOAT, "float", what).floatValue();
     }
 
     static double toDouble(Object v, String what) throws MessageFormatException {
-        if (v instanceof Double d) {
-            return d;
-        }
-        if (v instanceof Float f) {
-            return f;
-        }
-        if (v == null || v instanceof String) {
-            return Double.valueOf((String) v);
-        }
-        throw refused(v, "double", what);
+        return v == null || v instanceof String ? Double.valueOf((String) v)
+                : widening(v, DOUBLE, "double", what).doubleValue();
     }
 
     private static int width(Object v) {
@@ -118,17 +110,22 @@ final class ValueConversions {
             return INT;
         } else if (v instanceof Long) {
             return LONG;
+        } else if (v instanceof Float) {
+            return FLOAT;
+        } else if (v instanceof Double) {
+            return DOUBLE;
         }
         return 0;
     }
 
-    /** An integral value no wider than {@code targetWidth}, widened to long; any other value is refused. */
-    private static long widened(Object v, int targetWidth, String target, String what) throws MessageFormatException {
+    /** The number, when its type is of the target's family and no wider than the target; else refused. */
+    private static Number widening(Object v, int target, String targetName, String what)
+            throws MessageFormatException {
         int width = width(v);
-        if (width == 0 || width > targetWidth) {
-            throw refused(v, target, what);
+        if (width == 0 || width > target || width / 10 != target / 10) {
+            throw refused(v, targetName, what);
         }
-        return ((Number) v).longValue();
+        return (Number) v;
     }
 
     /** Any value but byte[] as its {@code String.valueOf} form; null stays null. */
