@@ -2,21 +2,18 @@ package dev.wharf.server;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.config.BrokerSettings;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code wharf broker}: a broker in the foreground, registered with the NameServers it is given. */
 @Command(name = "broker", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
         description = {"Runs a broker until the process is stopped (Ctrl-C or SIGTERM stops it gracefully: "
                 + "messages flushed, consumer offsets saved).",
                 "Prints one line when ready: Wharf broker NAME ready at HOST:PORT (...)"})
-final class BrokerCommand implements Callable<Integer> {
+final class BrokerCommand extends ForegroundCommand {
 
     @Mixin
     BrokerOptions options;
@@ -52,15 +49,9 @@ final class BrokerCommand implements Callable<Integer> {
                     + " from the NameServers, where the master publishes it.")
     String haMaster;
 
-    @ParentCommand
-    WharfCli root;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() throws Exception {
-        Map<String, String> flags = options.flags();
+    String start(Foreground foreground) throws Exception {
+        Map<String, String> flags = new LinkedHashMap<>();
         if (port != null) {
             flags.put("listenPort", String.valueOf(Servers.checkPort("--port", port)));
         }
@@ -79,15 +70,13 @@ final class BrokerCommand implements Callable<Integer> {
         if (haMaster != null) {
             flags.put("haMasterAddress", haMaster);
         }
-        BrokerSettings settings = BrokerSettingsAssembler.assemble(options.config, options.defaults(), flags);
-        Foreground foreground = new Foreground();
+        BrokerSettings settings = options.settings(flags);
         Broker broker = Servers.startBroker(settings, foreground).broker();
-        String line = ReadyLine.broker(settings.broker().getBrokerName(), broker.address(),
+        return ReadyLine.broker(settings.broker().getBrokerName(), broker.address(),
                 settings.broker().getBrokerClusterName(), settings.broker().namesrvAddrList(),
                 settings.store().getStorePathRootDir(), settings.store().getFlushDiskType().name() + ", "
                         + (settings.controller().isEnableControllerMode() ? "controller mode (fenced until the"
                         + " controllers elect a master)" : settings.ha().getBrokerRole()) + (broker.haAddress() == null ? ""
                         : ", HA port " + broker.ha().haPort()));
-        return foreground.runUntilStopped(spec.commandLine().getOut(), line, root.stopSignal());
     }
 }

@@ -1,7 +1,9 @@
 package dev.wharf.server;
 
+import dev.wharf.broker.config.BrokerSettings;
 import dev.wharf.embedded.EmbeddedServer;
 import dev.wharf.store.FlushDiskType;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -51,8 +53,22 @@ final class BrokerOptions {
         return Path.of(System.getProperty("user.home"), "wharf", "store");
     }
 
+    /**
+     * The broker's settings from three layers: the command line's defaults, the {@code --config} file, then these
+     * flags and the command's own. They are bound and validated by {@link BrokerSettings#from}, so an unknown key
+     * or a bad value is reported with the key's name and where it came from.
+     *
+     * @param commandFlags the keys the command's own flags set
+     */
+    BrokerSettings settings(Map<String, String> commandFlags) throws IOException {
+        Map<String, String> flags = flags();
+        flags.putAll(commandFlags);
+        ConfigLayers layers = ConfigLayers.of("broker configuration file", config, defaults(), flags);
+        return BrokerSettings.from(layers.merged(), layers.source());
+    }
+
     /** Values used when neither the file nor a flag sets them. */
-    Map<String, String> defaults() {
+    private Map<String, String> defaults() {
         Map<String, String> out = new LinkedHashMap<>();
         out.put("storePathRootDir", defaultStore().toString());
         if (bind != null && !EmbeddedServer.isWildcard(bind)) {
@@ -63,7 +79,7 @@ final class BrokerOptions {
     }
 
     /** The keys the flags set. */
-    Map<String, String> flags() {
+    private Map<String, String> flags() {
         Map<String, String> out = new LinkedHashMap<>();
         if (store != null) {
             out.put("storePathRootDir", store.toAbsolutePath().normalize().toString());

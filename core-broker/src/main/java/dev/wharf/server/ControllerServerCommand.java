@@ -11,12 +11,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code wharf controller}: one node of a controller cluster (automatic failover of broker masters). */
 @Command(name = "controller", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
@@ -29,7 +25,7 @@ import picocli.CommandLine.Spec;
                 "  wharf controller --id n1 --port 9879 --data c1 --peers n0=127.0.0.1:9870,n1=127.0.0.1:9871,n2=127.0.0.1:9872",
                 "  wharf controller --id n2 --port 9880 --data c2 --peers n0=127.0.0.1:9870,n1=127.0.0.1:9871,n2=127.0.0.1:9872",
                 "  brokers and admin commands then use controllerAddr 127.0.0.1:9878;127.0.0.1:9879;127.0.0.1:9880"})
-final class ControllerServerCommand implements Callable<Integer> {
+final class ControllerServerCommand extends ForegroundCommand {
 
     @Option(names = "--peers", required = true, paramLabel = "ID=HOST:PORT,...",
             description = "Every node of the controller cluster with its Raft address (controllerPeers), the same "
@@ -60,14 +56,8 @@ final class ControllerServerCommand implements Callable<Integer> {
                     + "controllerElectionTimeoutMillis, controllerSnapshotThreshold, ...); the flags above override it.")
     Path config;
 
-    @ParentCommand
-    WharfCli root;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() throws Exception {
+    String start(Foreground foreground) throws Exception {
         Servers.checkPort("--port", port);
         ControllerConfig settings = settings();
         NettyServerConfig server = new NettyServerConfig();
@@ -79,31 +69,24 @@ final class ControllerServerCommand implements Callable<Integer> {
         } catch (UncheckedIOException | IllegalStateException e) {
             throw new CliException(ExitCodes.FAILED, "Cannot start controller " + id + ": " + e.getMessage(), e);
         }
-        Foreground foreground = new Foreground();
         foreground.started("controller " + id, controller::shutdown);
         ControllerPeers parsed = ControllerPeers.parse(settings.getControllerPeers());
-        return foreground.runUntilStopped(spec.commandLine().getOut(),
-                ReadyLine.controller(id, controller.address(), parsed.raftAddresses().get(id),
-                        String.join(",", parsed.ids()), settings.getControllerStorePath()),
-                root.stopSignal());
+        return ReadyLine.controller(id, controller.address(), parsed.raftAddresses().get(id),
+                String.join(",", parsed.ids()), settings.getControllerStorePath());
     }
 
     private ControllerConfig settings() throws Exception {
-        Map<String, String> merged = new LinkedHashMap<>();
-        merged.put("controllerStorePath", Path.of(System.getProperty("user.home"), "wharf", "controller", id)
-                .toString());
-        if (config != null) {
-            merged.putAll(BrokerSettingsAssembler.read(config));
-        }
-        merged.put("controllerPeers", peers);
-        merged.put("controllerSelfId", id);
+        Map<String, String> flags = new LinkedHashMap<>();
+        flags.put("controllerPeers", peers);
+        flags.put("controllerSelfId", id);
         if (data != null) {
-            merged.put("controllerStorePath", data.toAbsolutePath().normalize().toString());
+            flags.put("controllerStorePath", data.toAbsolutePath().normalize().toString());
         }
+        ConfigLayers layers = ConfigLayers.of("controller configuration file", config, Map.of("controllerStorePath",
+                Path.of(System.getProperty("user.home"), "wharf", "controller", id).toString()), flags);
         ControllerConfig c = new ControllerConfig();
         try {
-            BeanBinder.bindStrict(merged, config == null ? "the command line flags"
-                    : "the configuration file " + config + " or the command line flags", c);
+            BeanBinder.bindStrict(layers.merged(), layers.source(), c);
             ControllerPeers parsed = ControllerPeers.parse(c.getControllerPeers());
             if (!parsed.raftAddresses().containsKey(c.getControllerSelfId())) {
                 throw new IllegalArgumentException("--id " + c.getControllerSelfId() + " is not one of the --peers "

@@ -1,6 +1,5 @@
 package dev.wharf.server;
 
-import dev.wharf.common.config.BeanBinder;
 import dev.wharf.controller.ControllerConfig;
 import dev.wharf.controller.ControllerPeers;
 import dev.wharf.namesrv.NameServer;
@@ -8,12 +7,8 @@ import dev.wharf.server.cli.CliException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParseResult;
 
 /** {@code wharf namesrv}: a NameServer in the foreground. */
@@ -21,7 +16,7 @@ import picocli.CommandLine.ParseResult;
         description = {"Runs a NameServer (the route registry brokers register with and clients ask) until the "
                 + "process is stopped (Ctrl-C or SIGTERM).",
                 "Prints one line when ready: Wharf NameServer ready at HOST:PORT"})
-final class NameServerCommand implements Callable<Integer> {
+final class NameServerCommand extends ForegroundCommand {
 
     @Option(names = "--port", defaultValue = "9876", paramLabel = "PORT",
             description = "Port to listen on (default: ${DEFAULT-VALUE}; 0 = any free port).")
@@ -53,21 +48,14 @@ final class NameServerCommand implements Callable<Integer> {
                     + "${sys:user.home}/wharf/controller/ID")
     Path controllerData;
 
-    @ParentCommand
-    WharfCli root;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() throws Exception {
+    String start(Foreground foreground) throws Exception {
         Servers.checkPort("--port", port);
         // the flags' defaults must not hide the file's listenPort and bindAddress: only flags given override it
         ParseResult given = spec.commandLine().getParseResult();
         NameServerSettings settings = settings(given.hasMatchedOption("--port") ? port : null,
                 given.hasMatchedOption("--bind") ? bind : null);
         ControllerConfig controllerConfig = settings.controller();
-        Foreground foreground = new Foreground();
         NameServer nameServer = Servers.startNameServer(settings.nameServer(), settings.netty(), controllerConfig,
                 foreground).nameServer();
         String line = ReadyLine.nameServer(nameServer.address());
@@ -75,7 +63,7 @@ final class NameServerCommand implements Callable<Integer> {
             line += " (controller " + controllerConfig.getControllerSelfId() + ", peers "
                     + controllerConfig.getControllerPeers() + ", data " + controllerConfig.getControllerStorePath() + ")";
         }
-        return foreground.runUntilStopped(spec.commandLine().getOut(), line, root.stopSignal());
+        return line;
     }
 
     private NameServerSettings settings(Integer givenPort, String givenBind) throws Exception {

@@ -1,13 +1,11 @@
 package dev.wharf.server;
 
 import dev.wharf.common.config.BeanBinder;
-import dev.wharf.common.config.ConfigFileReader;
 import dev.wharf.controller.ControllerConfig;
 import dev.wharf.namesrv.NameServerConfig;
 import dev.wharf.remoting.NettyServerConfig;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -36,15 +34,10 @@ record NameServerSettings(NameServerConfig nameServer, NettyServerConfig netty, 
         NameServerSettings out = new NameServerSettings(new NameServerConfig(), new NettyServerConfig(),
                 new ControllerConfig());
         out.netty.setListenPort(DEFAULT_PORT);
-        Map<String, String> merged = new LinkedHashMap<>();
-        if (file != null) {
-            merged.putAll(ConfigFileReader.read(file, "the NameServer configuration file"));
-        }
-        merged.putAll(flags);
-        String source = file == null ? "the command line flags"
-                : "the NameServer configuration file " + file + " or the command line flags";
+        ConfigLayers layers = ConfigLayers.of("NameServer configuration file", file, Map.of(), flags);
+        String source = layers.source();
         try {
-            BeanBinder.bindStrict(merged, source, out.nameServer, out.netty, out.controller);
+            BeanBinder.bindStrict(layers.merged(), source, out.nameServer, out.netty, out.controller);
         } catch (IllegalArgumentException e) {
             if (e.getMessage() != null && e.getMessage().contains(source)) {
                 throw e;

@@ -3,14 +3,11 @@ package dev.wharf.server;
 import dev.wharf.broker.config.BrokerSettings;
 import dev.wharf.embedded.EmbeddedServer;
 import dev.wharf.remoting.NettyServerConfig;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code wharf standalone}: a NameServer and a broker registered with it, in one JVM. */
 @Command(name = "standalone", mixinStandardHelpOptions = true, usageHelpAutoWidth = true,
@@ -18,7 +15,7 @@ import picocli.CommandLine.Spec;
                 + "stopped (Ctrl-C or SIGTERM stops both gracefully). The store lives in ${sys:user.home}/wharf/store "
                 + "unless --store or the configuration file says otherwise.",
                 "Prints one line when ready: Wharf standalone ready: NameServer at HOST:PORT, broker NAME at HOST:PORT (...)"})
-final class StandaloneCommand implements Callable<Integer> {
+final class StandaloneCommand extends ForegroundCommand {
 
     @Option(names = "--port", defaultValue = "9876", paramLabel = "PORT",
             description = "NameServer port (default: ${DEFAULT-VALUE}; 0 = any free port).")
@@ -31,33 +28,19 @@ final class StandaloneCommand implements Callable<Integer> {
     @Mixin
     BrokerOptions options;
 
-    @ParentCommand
-    WharfCli root;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
-    public Integer call() throws Exception {
+    String start(Foreground foreground) throws Exception {
         Servers.checkPort("--port", port);
-        Map<String, String> flags = options.flags();
+        Map<String, String> flags = new LinkedHashMap<>();
         if (brokerPort != null) {
             flags.put("listenPort", String.valueOf(Servers.checkPort("--broker-port", brokerPort)));
         }
-        // settings first: a bad file or flag is reported before anything listens
-        BrokerSettings settings = BrokerSettingsAssembler.assemble(options.config, options.defaults(), flags);
+        BrokerSettings settings = options.settings(flags);
         String bind = settings.netty().getBindAddress();
-        Foreground foreground = new Foreground();
-        try {
-            EmbeddedServer server = Servers.startStandalone(nameServerNetty(settings, bind), settings, foreground);
-            String line = ReadyLine.standalone(server.nameServer().address(), settings.broker().getBrokerName(),
-                    server.broker().address(), settings.store().getStorePathRootDir(),
-                    settings.store().getFlushDiskType().name());
-            return foreground.runUntilStopped(spec.commandLine().getOut(), line, root.stopSignal());
-        } catch (Exception e) {
-            foreground.stopAll();
-            throw e;
-        }
+        EmbeddedServer server = Servers.startStandalone(nameServerNetty(settings, bind), settings, foreground);
+        return ReadyLine.standalone(server.nameServer().address(), settings.broker().getBrokerName(),
+                server.broker().address(), settings.store().getStorePathRootDir(),
+                settings.store().getFlushDiskType().name());
     }
 
     /**

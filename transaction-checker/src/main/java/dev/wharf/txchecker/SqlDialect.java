@@ -14,12 +14,6 @@ enum SqlDialect {
 
     H2 {
         @Override
-        List<String> createSchema(String table) {
-            return List.of(createTable(table, ""),
-                    "CREATE INDEX IF NOT EXISTS " + table + "_created ON " + table + " (created_at)");
-        }
-
-        @Override
         String deleteBatch(String table) {
             return "DELETE FROM " + table + " WHERE tx_id IN (SELECT tx_id FROM " + table
                     + " WHERE created_at < ? LIMIT ?)";
@@ -27,12 +21,6 @@ enum SqlDialect {
     },
 
     POSTGRESQL {
-        @Override
-        List<String> createSchema(String table) {
-            return List.of(createTable(table, ""),
-                    "CREATE INDEX IF NOT EXISTS " + table + "_created ON " + table + " (created_at)");
-        }
-
         @Override
         String deleteBatch(String table) {
             // ctid addresses the rows found by the LIMITed scan; the delete touches only those rows
@@ -46,10 +34,7 @@ enum SqlDialect {
         @Override
         List<String> createSchema(String table) {
             // MySQL has no CREATE INDEX IF NOT EXISTS, so the index is declared with the table
-            return List.of("CREATE TABLE IF NOT EXISTS " + table + " ("
-                    + "tx_id VARCHAR(64) NOT NULL PRIMARY KEY, "
-                    + "producer_group VARCHAR(255) NOT NULL, "
-                    + "created_at BIGINT NOT NULL, "
+            return List.of("CREATE TABLE IF NOT EXISTS " + table + " (" + COLUMNS + ", "
                     + "INDEX " + table + "_created (created_at)) ENGINE=InnoDB");
         }
 
@@ -59,7 +44,16 @@ enum SqlDialect {
         }
     };
 
-    abstract List<String> createSchema(String table);
+    /** The table's columns, the same in every database. */
+    private static final String COLUMNS = "tx_id VARCHAR(64) NOT NULL PRIMARY KEY, "
+            + "producer_group VARCHAR(255) NOT NULL, "
+            + "created_at BIGINT NOT NULL";
+
+    /** The table and its index on the creation time, created when missing. */
+    List<String> createSchema(String table) {
+        return List.of("CREATE TABLE IF NOT EXISTS " + table + " (" + COLUMNS + ")",
+                "CREATE INDEX IF NOT EXISTS " + table + "_created ON " + table + " (created_at)");
+    }
 
     /** Deletes at most {@code ?2} rows created before {@code ?1}. */
     abstract String deleteBatch(String table);
@@ -70,13 +64,6 @@ enum SqlDialect {
 
     String findCreatedAt(String table) {
         return "SELECT created_at FROM " + table + " WHERE tx_id = ?";
-    }
-
-    private static String createTable(String table, String suffix) {
-        return "CREATE TABLE IF NOT EXISTS " + table + " ("
-                + "tx_id VARCHAR(64) NOT NULL PRIMARY KEY, "
-                + "producer_group VARCHAR(255) NOT NULL, "
-                + "created_at BIGINT NOT NULL)" + suffix;
     }
 
     static SqlDialect of(Connection connection) throws SQLException {

@@ -3,21 +3,12 @@ package dev.wharf.server.admin;
 import dev.wharf.security.Policy;
 import dev.wharf.security.User;
 import dev.wharf.server.cli.CliException;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code wharf admin acl-list}: the users and their policies (never a password or hash). */
 @Command(name = "acl-list", mixinStandardHelpOptions = true,
         description = "Lists the users of the users file and their policies.")
-final class AclListCommand implements Callable<Integer> {
-
-    @Mixin
-    AclFileOption acl;
-
-    @ParentCommand
-    AdminCommand admin;
+final class AclListCommand extends UsersFileCommand {
 
     @Override
     public Integer call() throws CliException {

@@ -11,17 +11,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code wharf admin acl-set}: sets (or removes) a user's policy on one resource pattern. */
 @Command(name = "acl-set", mixinStandardHelpOptions = true,
         description = "Grants (or with --deny refuses) actions on a resource pattern to a user, replacing the user's"
                 + " policy on that pattern; --remove drops it. A DENY wins over every ALLOW.")
-final class AclSetCommand implements Callable<Integer> {
+final class AclSetCommand extends UsersFileCommand {
 
     @Option(names = "--for", required = true, paramLabel = "USER", description = "The user the policy is for.")
     String user;
@@ -39,12 +36,6 @@ final class AclSetCommand implements Callable<Integer> {
 
     @Option(names = "--remove", description = "Remove the user's policy on the resource pattern.")
     boolean remove;
-
-    @Mixin
-    AclFileOption acl;
-
-    @ParentCommand
-    AdminCommand admin;
 
     @Override
     public Integer call() throws CliException {
@@ -79,8 +70,7 @@ final class AclSetCommand implements Callable<Integer> {
             policies.add(added);
         }
         users.set(at, users.get(at).withPolicies(policies));
-        acl.write(users);
-        admin.output().result(added == null ? "Removed the policy of " + user + " on " + pattern + "."
+        save(users, added == null ? "Removed the policy of " + user + " on " + pattern + "."
                 : "User " + user + ": " + added + ".", Map.of("user", user, "resource", pattern.toString(),
                 "actions", set.toString(), "decision", remove ? "REMOVED" : deny ? "DENY" : "ALLOW"));
         return 0;

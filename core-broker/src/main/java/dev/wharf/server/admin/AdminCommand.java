@@ -64,22 +64,18 @@ public final class AdminCommand implements Runnable {
     }
 
     AdminSession open() throws CliException, ClientException, InterruptedException {
-        return AdminSession.open(namesrv, config -> {
-            if (user != null && !user.isBlank()) {
-                if (password == null || password.isEmpty()) {
-                    throw CliException.usage("--user " + user + " needs a password: give --password (to be asked),"
-                            + " or set WHARF_PASSWORD");
-                }
-                config.withCredentials(user, password);
-            }
-            config.setTlsEnable(tls);
-            config.setTlsTrustCertPath(tlsTrustCert);
-        });
+        return AdminSession.open(namesrv, this::secure);
     }
 
     /** The credentials and TLS of the options, for a client outside an admin session (controllers). */
     UnaryOperator<NettyRemotingClient> clientSetup() throws CliException {
         ClientConfig config = new ClientConfig();
+        secure(config);
+        return remoting -> ClientSecurity.apply(remoting, config);
+    }
+
+    /** Adds the options' credentials and TLS to a client configuration. */
+    private void secure(ClientConfig config) throws CliException {
         if (user != null && !user.isBlank()) {
             if (password == null || password.isEmpty()) {
                 throw CliException.usage("--user " + user + " needs a password: give --password (to be asked),"
@@ -89,7 +85,6 @@ public final class AdminCommand implements Runnable {
         }
         config.setTlsEnable(tls);
         config.setTlsTrustCertPath(tlsTrustCert);
-        return remoting -> ClientSecurity.apply(remoting, config);
     }
 
     Output output() {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -18,8 +19,8 @@ import picocli.CommandLine.ParentCommand;
                 + "last pulled the queue; then the total lag."})
 final class ConsumerProgressCommand implements Callable<Integer> {
 
-    @Option(names = "--group", required = true, paramLabel = "GROUP", description = "Consumer group.")
-    String group;
+    @Mixin
+    GroupOption groupOption;
 
     @Option(names = "--topic", paramLabel = "TOPIC", description = "Only the queues of this topic.")
     String topic;
@@ -29,10 +30,8 @@ final class ConsumerProgressCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String error = TopicValidator.checkGroup(group);
-        if (error == null && topic != null) {
-            error = TopicValidator.check(topic);
-        }
+        String group = groupOption.checked();
+        String error = topic == null ? null : TopicValidator.check(topic);
         if (error != null) {
             throw CliException.usage(error);
         }

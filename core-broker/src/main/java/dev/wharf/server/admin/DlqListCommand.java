@@ -1,7 +1,6 @@
 package dev.wharf.server.admin;
 
 import dev.wharf.common.SystemTopics;
-import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.server.cli.CliException;
@@ -9,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -19,8 +19,8 @@ import picocli.CommandLine.ParentCommand;
                 + "often it was redelivered. Listing acknowledges nothing.")
 final class DlqListCommand implements Callable<Integer> {
 
-    @Option(names = "--group", required = true, paramLabel = "GROUP", description = "Consumer group.")
-    String group;
+    @Mixin
+    GroupOption groupOption;
 
     @Option(names = "--max", defaultValue = "100", paramLabel = "N",
             description = "Most messages to show, 1..100000 (default: ${DEFAULT-VALUE}).")
@@ -31,10 +31,7 @@ final class DlqListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String error = TopicValidator.checkGroup(group);
-        if (error != null) {
-            throw CliException.usage(error);
-        }
+        String group = groupOption.checked();
         if (max < 1 || max > 100_000) {
             throw CliException.usage("--max must be 1..100000, got " + max + ".");
         }

@@ -2,7 +2,6 @@ package dev.wharf.server.admin;
 
 import dev.wharf.client.ClientException;
 import dev.wharf.common.SystemTopics;
-import dev.wharf.common.TopicValidator;
 import dev.wharf.common.message.MessageId;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.server.cli.CliException;
@@ -13,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -25,8 +25,8 @@ import picocli.CommandLine.ParentCommand;
                         + "were."})
 final class DlqResendCommand implements Callable<Integer> {
 
-    @Option(names = "--group", required = true, paramLabel = "GROUP", description = "Consumer group.")
-    String group;
+    @Mixin
+    GroupOption groupOption;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
     Selection selection;
@@ -46,10 +46,7 @@ final class DlqResendCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String error = TopicValidator.checkGroup(group);
-        if (error != null) {
-            throw CliException.usage(error);
-        }
+        String group = groupOption.checked();
         String id = selection.all ? null : normalized(selection.msgId);
         if (id != null && id.isEmpty()) {
             throw CliException.usage("--msg-id is empty; give an id printed by dlq-list.");

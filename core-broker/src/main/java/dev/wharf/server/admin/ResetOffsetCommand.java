@@ -1,13 +1,12 @@
 package dev.wharf.server.admin;
 
-import dev.wharf.common.TopicValidator;
 import dev.wharf.protocol.body.Stats.QueueOffset;
-import dev.wharf.server.cli.CliException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -20,11 +19,11 @@ import picocli.CommandLine.ParentCommand;
                         + "epoch milliseconds)."})
 final class ResetOffsetCommand implements Callable<Integer> {
 
-    @Option(names = "--group", required = true, paramLabel = "GROUP", description = "Consumer group.")
-    String group;
+    @Mixin
+    GroupOption groupOption;
 
-    @Option(names = "--topic", required = true, paramLabel = "TOPIC", description = "Topic.")
-    String topic;
+    @Mixin
+    TopicOption topicOption;
 
     @Option(names = "--to", required = true, paramLabel = "earliest|latest|TIME", description = "Target position.")
     String to;
@@ -34,13 +33,8 @@ final class ResetOffsetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        String error = TopicValidator.checkGroup(group);
-        if (error == null) {
-            error = TopicValidator.check(topic);
-        }
-        if (error != null) {
-            throw CliException.usage(error);
-        }
+        String group = groupOption.checked();
+        String topic = topicOption.checked();
         OffsetTarget target = OffsetTarget.parse(to);
         List<QueueOffset> offsets;
         try (AdminSession session = admin.open()) {

@@ -5,18 +5,15 @@ import dev.wharf.security.User;
 import dev.wharf.server.cli.CliException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 /** {@code wharf admin user-create}: adds a user, or sets a known user's password (its policies stay). */
 @Command(name = "user-create", mixinStandardHelpOptions = true,
         description = "Adds a user to the users file, or sets the password of one it has (keeping its policies)."
                 + " Only a salted PBKDF2 hash of the password is written.")
-final class UserCreateCommand implements Callable<Integer> {
+final class UserCreateCommand extends UsersFileCommand {
 
     @Parameters(index = "0", paramLabel = "NAME", description = "User name.")
     String name;
@@ -30,12 +27,6 @@ final class UserCreateCommand implements Callable<Integer> {
     @Option(names = "--super", description = "A super user: every right on every resource (administrators and"
             + " the brokers' own credential).")
     boolean superUser;
-
-    @Mixin
-    AclFileOption acl;
-
-    @ParentCommand
-    AdminCommand admin;
 
     @Override
     public Integer call() throws CliException {
@@ -58,8 +49,7 @@ final class UserCreateCommand implements Callable<Integer> {
         } else {
             users.add(new User(name, hash, superUser, List.of()));
         }
-        acl.write(users);
-        admin.output().result((known ? "Set the password of user " : "Created user ") + name
+        save(users, (known ? "Set the password of user " : "Created user ") + name
                 + (superUser ? " (super user)" : "") + " in " + acl.file + ".",
                 Map.of("user", name, "created", !known, "super", superUser));
         return 0;

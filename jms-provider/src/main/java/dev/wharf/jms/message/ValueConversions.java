@@ -31,7 +31,24 @@ import jakarta.jms.MessageFormatException;
  */
 final class ValueConversions {
 
+    /*
+     * The numeric rows of the table: a number is readable as its own type and every wider one of its family
+     * (integral or floating point). A type's width says both: the tens its family, the units its rank in it.
+     */
+    private static final int BYTE = 1;
+    private static final int SHORT = 2;
+    private static final int INT = 3;
+    private static final int LONG = 4;
+    private static final int FLOAT = 11;
+    private static final int DOUBLE = 12;
+
     private ValueConversions() {
+    }
+
+    /** One of the conversions below, for readers that treat every target type alike. */
+    @FunctionalInterface
+    interface Conversion<T> {
+        T convert(Object v, String what) throws MessageFormatException;
     }
 
     static boolean toBoolean(Object v, String what) throws MessageFormatException {
@@ -45,26 +62,13 @@ final class ValueConversions {
     }
 
     static byte toByte(Object v, String what) throws MessageFormatException {
-        if (v instanceof Byte b) {
-            return b;
-        }
-        if (v == null || v instanceof String) {
-            return Byte.valueOf((String) v);
-        }
-        throw refused(v, "byte", what);
+        return v == null || v instanceof String ? Byte.valueOf((String) v)
+                : widening(v, BYTE, "byte", what).byteValue();
     }
 
     static short toShort(Object v, String what) throws MessageFormatException {
-        if (v instanceof Short s) {
-            return s;
-        }
-        if (v instanceof Byte b) {
-            return b;
-        }
-        if (v == null || v instanceof String) {
-            return Short.valueOf((String) v);
-        }
-        throw refused(v, "short", what);
+        return v == null || v instanceof String ? Short.valueOf((String) v)
+                : widening(v, SHORT, "short", what).shortValue();
     }
 
     static char toChar(Object v, String what) throws MessageFormatException {
@@ -78,61 +82,50 @@ final class ValueConversions {
     }
 
     static int toInt(Object v, String what) throws MessageFormatException {
-        if (v instanceof Integer i) {
-            return i;
-        }
-        if (v instanceof Short s) {
-            return s;
-        }
-        if (v instanceof Byte b) {
-            return b;
-        }
-        if (v == null || v instanceof String) {
-            return Integer.valueOf((String) v);
-        }
-        throw refused(v, "int", what);
+        return v == null || v instanceof String ? Integer.valueOf((String) v)
+                : widening(v, INT, "int", what).intValue();
     }
 
     static long toLong(Object v, String what) throws MessageFormatException {
-        if (v instanceof Long l) {
-            return l;
-        }
-        if (v instanceof Integer i) {
-            return i;
-        }
-        if (v instanceof Short s) {
-            return s;
-        }
-        if (v instanceof Byte b) {
-            return b;
-        }
-        if (v == null || v instanceof String) {
-            return Long.valueOf((String) v);
-        }
-        throw refused(v, "long", what);
+        return v == null || v instanceof String ? Long.valueOf((String) v)
+                : widening(v, LONG, "long", what).longValue();
     }
 
     static float toFloat(Object v, String what) throws MessageFormatException {
-        if (v instanceof Float f) {
-            return f;
-        }
-        if (v == null || v instanceof String) {
-            return Float.valueOf((String) v);
-        }
-        throw refused(v, "float", what);
+        return v == null || v instanceof String ? Float.valueOf((String) v)
+                : widening(v, FLOAT, "float", what).floatValue();
     }
 
     static double toDouble(Object v, String what) throws MessageFormatException {
-        if (v instanceof Double d) {
-            return d;
+        return v == null || v instanceof String ? Double.valueOf((String) v)
+                : widening(v, DOUBLE, "double", what).doubleValue();
+    }
+
+    private static int width(Object v) {
+        if (v instanceof Byte) {
+            return BYTE;
+        } else if (v instanceof Short) {
+            return SHORT;
+        } else if (v instanceof Integer) {
+            return INT;
+        } else if (v instanceof Long) {
+            return LONG;
+        } else if (v instanceof Float) {
+            return FLOAT;
+        } else if (v instanceof Double) {
+            return DOUBLE;
         }
-        if (v instanceof Float f) {
-            return f;
+        return 0;
+    }
+
+    /** The number, when its type is of the target's family and no wider than the target; else refused. */
+    private static Number widening(Object v, int target, String targetName, String what)
+            throws MessageFormatException {
+        int width = width(v);
+        if (width == 0 || width > target || width / 10 != target / 10) {
+            throw refused(v, targetName, what);
         }
-        if (v == null || v instanceof String) {
-            return Double.valueOf((String) v);
-        }
-        throw refused(v, "double", what);
+        return (Number) v;
     }
 
     /** Any value but byte[] as its {@code String.valueOf} form; null stays null. */

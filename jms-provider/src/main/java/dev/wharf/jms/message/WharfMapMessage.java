@@ -5,7 +5,6 @@ import dev.wharf.jms.message.body.TypedValueWriter;
 import jakarta.jms.JMSException;
 import jakarta.jms.MapMessage;
 import jakarta.jms.MessageFormatException;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
@@ -35,15 +34,7 @@ public class WharfMapMessage extends WharfMessage implements MapMessage {
 
     private Map<String, Object> entries() throws JMSException {
         if (encoded != null) {
-            try {
-                map = TypedValueReader.decodeMap(encoded);
-            } catch (IOException e) {
-                MessageFormatException mfe = new MessageFormatException("The map message body is damaged ("
-                        + e.getMessage() + "); it was not written by a Wharf map message.");
-                mfe.initCause(e);
-                mfe.setLinkedException(e);
-                throw mfe;
-            }
+            map = TypedBodies.decode(encoded, TypedValueReader::decodeMap, "map");
             encoded = null;
         }
         return map;
@@ -175,13 +166,7 @@ public class WharfMapMessage extends WharfMessage implements MapMessage {
 
     @Override
     public void setBytes(String name, byte[] value, int offset, int length) throws JMSException {
-        if (offset < 0 || length < 0 || offset > value.length - length) {
-            throw new IndexOutOfBoundsException("Cannot take " + length + " bytes from offset " + offset
-                    + " of an array of " + value.length + ".");
-        }
-        byte[] copy = new byte[length];
-        System.arraycopy(value, offset, copy, 0, length);
-        put(name, copy);
+        put(name, TypedBodies.copyOfRange(value, offset, length));
     }
 
     /**
@@ -195,9 +180,7 @@ public class WharfMapMessage extends WharfMessage implements MapMessage {
             put(name, b.clone());
             return;
         }
-        if (value != null && !(value instanceof String || value instanceof Boolean || value instanceof Byte
-                || value instanceof Short || value instanceof Character || value instanceof Integer
-                || value instanceof Long || value instanceof Float || value instanceof Double)) {
+        if (!TypedBodies.canHold(value)) {
             checkBodyWritable();
             checkName(name);
             throw new MessageFormatException("Map entry \"" + name + "\" cannot hold a " + value.getClass().getName()

@@ -6,7 +6,6 @@ import jakarta.jms.JMSException;
 import jakarta.jms.MessageEOFException;
 import jakarta.jms.MessageFormatException;
 import jakarta.jms.StreamMessage;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,15 +43,7 @@ public class WharfStreamMessage extends WharfMessage implements StreamMessage {
 
     private List<Object> fields() throws JMSException {
         if (encoded != null) {
-            try {
-                values = TypedValueReader.decodeStream(encoded);
-            } catch (IOException e) {
-                MessageFormatException mfe = new MessageFormatException("The stream message body is damaged ("
-                        + e.getMessage() + "); it was not written by a Wharf stream message.");
-                mfe.initCause(e);
-                mfe.setLinkedException(e);
-                throw mfe;
-            }
+            values = TypedBodies.decode(encoded, TypedValueReader::decodeStream, "stream");
             encoded = null;
         }
         return values;
@@ -78,67 +69,56 @@ public class WharfStreamMessage extends WharfMessage implements StreamMessage {
         return "Stream field " + (index + 1);
     }
 
-    @Override
-    public boolean readBoolean() throws JMSException {
-        boolean v = ValueConversions.toBoolean(peek(), field());
+    /** The next field as the conversion reads it; the position moves only when the conversion succeeded. */
+    private <T> T next(ValueConversions.Conversion<T> conversion) throws JMSException {
+        T v = conversion.convert(peek(), field());
         index++;
         return v;
+    }
+
+    @Override
+    public boolean readBoolean() throws JMSException {
+        return next(ValueConversions::toBoolean);
     }
 
     @Override
     public byte readByte() throws JMSException {
-        byte v = ValueConversions.toByte(peek(), field());
-        index++;
-        return v;
+        return next(ValueConversions::toByte);
     }
 
     @Override
     public short readShort() throws JMSException {
-        short v = ValueConversions.toShort(peek(), field());
-        index++;
-        return v;
+        return next(ValueConversions::toShort);
     }
 
     @Override
     public char readChar() throws JMSException {
-        char v = ValueConversions.toChar(peek(), field());
-        index++;
-        return v;
+        return next(ValueConversions::toChar);
     }
 
     @Override
     public int readInt() throws JMSException {
-        int v = ValueConversions.toInt(peek(), field());
-        index++;
-        return v;
+        return next(ValueConversions::toInt);
     }
 
     @Override
     public long readLong() throws JMSException {
-        long v = ValueConversions.toLong(peek(), field());
-        index++;
-        return v;
+        return next(ValueConversions::toLong);
     }
 
     @Override
     public float readFloat() throws JMSException {
-        float v = ValueConversions.toFloat(peek(), field());
-        index++;
-        return v;
+        return next(ValueConversions::toFloat);
     }
 
     @Override
     public double readDouble() throws JMSException {
-        double v = ValueConversions.toDouble(peek(), field());
-        index++;
-        return v;
+        return next(ValueConversions::toDouble);
     }
 
     @Override
     public String readString() throws JMSException {
-        String v = ValueConversions.toString(peek(), field());
-        index++;
-        return v;
+        return next(ValueConversions::toString);
     }
 
     /**
@@ -254,13 +234,7 @@ public class WharfStreamMessage extends WharfMessage implements StreamMessage {
 
     @Override
     public void writeBytes(byte[] value, int offset, int length) throws JMSException {
-        if (offset < 0 || length < 0 || offset > value.length - length) {
-            throw new IndexOutOfBoundsException("Cannot take " + length + " bytes from offset " + offset
-                    + " of an array of " + value.length + ".");
-        }
-        byte[] copy = new byte[length];
-        System.arraycopy(value, offset, copy, 0, length);
-        append(copy);
+        append(TypedBodies.copyOfRange(value, offset, length));
     }
 
     /**
@@ -274,9 +248,7 @@ public class WharfStreamMessage extends WharfMessage implements StreamMessage {
             append(b.clone());
             return;
         }
-        if (value != null && !(value instanceof String || value instanceof Boolean || value instanceof Byte
-                || value instanceof Short || value instanceof Character || value instanceof Integer
-                || value instanceof Long || value instanceof Float || value instanceof Double)) {
+        if (!TypedBodies.canHold(value)) {
             checkBodyWritable();
             throw new MessageFormatException("A stream message cannot hold a " + value.getClass().getName()
                     + "; write primitives, their wrappers, String or byte[].");

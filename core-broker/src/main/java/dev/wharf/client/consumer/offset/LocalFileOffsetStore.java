@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,7 +38,7 @@ public final class LocalFileOffsetStore implements OffsetStore {
     private final Path file;
     private final Path backup;
     private final Path temp;
-    private final Map<MessageQueue, AtomicLong> offsets = new ConcurrentHashMap<>();
+    private final OffsetTable offsets = new OffsetTable();
     private final Object writeLock = new Object();
 
     /** @param directory the consumer's own directory (created when missing) */
@@ -67,10 +65,7 @@ public final class LocalFileOffsetStore implements OffsetStore {
             throw new ClientException("The offset file " + file + " and its backup are unreadable; fix or delete "
                     + "them (deleting restarts this broadcasting consumer from its consumeFromWhere position).");
         }
-        offsets.clear();
-        if (loaded != null) {
-            loaded.forEach((mq, offset) -> offsets.put(mq, new AtomicLong(offset)));
-        }
+        offsets.replaceAll(loaded != null ? loaded : Map.of());
     }
 
     /** The file's offsets, null when it is missing or unreadable. */
@@ -101,12 +96,7 @@ public final class LocalFileOffsetStore implements OffsetStore {
 
     @Override
     public void updateOffset(MessageQueue mq, long offset, boolean increaseOnly) {
-        AtomicLong current = offsets.computeIfAbsent(mq, k -> new AtomicLong(offset));
-        if (increaseOnly) {
-            current.accumulateAndGet(offset, Math::max);
-        } else {
-            current.set(offset);
-        }
+        offsets.update(mq, offset, increaseOnly);
     }
 
     @Override
@@ -120,8 +110,7 @@ public final class LocalFileOffsetStore implements OffsetStore {
             updateOffset(mq, offset, false);
             return offset;
         }
-        AtomicLong current = offsets.get(mq);
-        return current == null ? NO_OFFSET : current.get();
+        return offsets.offsetOrNone(mq);
     }
 
     @Override
@@ -145,8 +134,8 @@ public final class LocalFileOffsetStore implements OffsetStore {
 
     private void write() throws IOException {
         List<Entry> entries = new ArrayList<>();
-        new TreeMap<>(offsets).forEach((mq, offset) ->
-                entries.add(new Entry(mq.topic(), mq.brokerName(), mq.queueId(), offset.get())));
+        offsets.snapshot().forEach((mq, offset) ->
+                entries.add(new Entry(mq.topic(), mq.brokerName(), mq.queueId(), offset)));
         byte[] bytes = Json.encode(new OffsetFile(entries));
         synchronized (writeLock) {
             Files.createDirectories(file.getParent());
@@ -165,6 +154,6 @@ public final class LocalFileOffsetStore implements OffsetStore {
 
     @Override
     public Set<MessageQueue> queues() {
-        return Set.copyOf(offsets.keySet());
+        return offsets.queues();
     }
 }

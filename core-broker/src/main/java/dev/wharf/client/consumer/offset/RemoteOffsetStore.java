@@ -7,7 +7,6 @@ import dev.wharf.common.message.MessageQueue;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +22,7 @@ public final class RemoteOffsetStore implements OffsetStore {
 
     private final ClientInstance instance;
     private final String group;
-    private final Map<MessageQueue, AtomicLong> offsets = new ConcurrentHashMap<>();
+    private final OffsetTable offsets = new OffsetTable();
     private final Map<MessageQueue, Committed> persisted = new ConcurrentHashMap<>();
 
     /** The last offset committed for a queue and the broker it went to (null: read from a broker, not sent). */
@@ -42,20 +41,15 @@ public final class RemoteOffsetStore implements OffsetStore {
 
     @Override
     public void updateOffset(MessageQueue mq, long offset, boolean increaseOnly) {
-        AtomicLong current = offsets.computeIfAbsent(mq, k -> new AtomicLong(offset));
-        if (increaseOnly) {
-            current.accumulateAndGet(offset, Math::max);
-        } else {
-            current.set(offset);
-        }
+        offsets.update(mq, offset, increaseOnly);
     }
 
     @Override
     public long readOffset(MessageQueue mq, ReadOffsetType type) throws ClientException, InterruptedException {
         if (type != ReadOffsetType.READ_FROM_STORE) {
-            AtomicLong current = offsets.get(mq);
-            if (current != null || type == ReadOffsetType.READ_FROM_MEMORY) {
-                return current == null ? NO_OFFSET : current.get();
+            Long held = offsets.offset(mq);
+            if (held != null || type == ReadOffsetType.READ_FROM_MEMORY) {
+                return held == null ? NO_OFFSET : held;
             }
         }
         String address = instance.requireOffsetAddress(mq.brokerName(), mq.topic());
@@ -85,11 +79,11 @@ public final class RemoteOffsetStore implements OffsetStore {
 
     @Override
     public void persist(MessageQueue mq) throws ClientException, InterruptedException {
-        AtomicLong current = offsets.get(mq);
-        if (current == null) {
+        Long held = offsets.offset(mq);
+        if (held == null) {
             return;
         }
-        long offset = current.get();
+        long offset = held;
         String address = instance.requireOffsetAddress(mq.brokerName(), mq.topic());
         Committed last = persisted.get(mq);
         if (last != null && last.offset() == offset && address.equals(last.address())) {
@@ -108,6 +102,6 @@ public final class RemoteOffsetStore implements OffsetStore {
 
     @Override
     public Set<MessageQueue> queues() {
-        return Set.copyOf(offsets.keySet());
+        return offsets.queues();
     }
 }

@@ -6,7 +6,10 @@ import java.util.function.Supplier;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-/** The health of the application's broker ({@link WharfHealthCheck}) as a Spring Boot 4 health indicator. */
+/**
+ * The health of the application's broker ({@link WharfHealthCheck}) as a Spring Boot health indicator. The Boot 3
+ * starter compiles this source with the imports renamed to Boot 3's health packages.
+ */
 public final class WharfHealthIndicator extends AbstractHealthIndicator {
 
     private final WharfHealthCheck check;
