@@ -14,7 +14,7 @@ import java.util.Set;
  * benchmark's known names, and the {@code --dir} folder the benchmark works in (a fresh temporary one when none is
  * given, which the benchmark deletes at the end).
  */
-final class BenchArgs {
+public final class BenchArgs {
 
     private final Map<String, String> values = new HashMap<>();
     private final Set<String> flagsGiven = new HashSet<>();
@@ -28,7 +28,7 @@ final class BenchArgs {
      * @param flags   the names that take none
      * @throws IllegalArgumentException naming an unknown option, or one whose value is missing
      */
-    static BenchArgs parse(String[] args, List<String> options, String... flags) {
+    public static BenchArgs parse(String[] args, List<String> options, String... flags) {
         BenchArgs parsed = new BenchArgs();
         Set<String> flagNames = Set.of(flags);
         for (int i = 0; i < args.length; i++) {
@@ -48,26 +48,26 @@ final class BenchArgs {
         return parsed;
     }
 
-    boolean flag(String name) {
+    public boolean flag(String name) {
         return flagsGiven.contains(name);
     }
 
-    String text(String option, String otherwise) {
+    public String text(String option, String otherwise) {
         return values.getOrDefault(option, otherwise);
     }
 
-    int integer(String option, int otherwise) {
+    public int integer(String option, int otherwise) {
         String v = values.get(option);
         return v == null ? otherwise : Integer.parseInt(v);
     }
 
-    double decimal(String option, double otherwise) {
+    public double decimal(String option, double otherwise) {
         String v = values.get(option);
         return v == null ? otherwise : Double.parseDouble(v);
     }
 
     /** The {@code --dir} folder, created if missing, or a fresh temporary one named after {@code tempPrefix}. */
-    Path dir(String tempPrefix) throws IOException {
+    public Path dir(String tempPrefix) throws IOException {
         String given = values.get("--dir");
         if (given == null) {
             temporaryDir = true;
@@ -77,7 +77,7 @@ final class BenchArgs {
     }
 
     /** Whether {@link #dir} made a temporary folder, which the benchmark deletes when it ends. */
-    boolean temporaryDir() {
+    public boolean temporaryDir() {
         return temporaryDir;
     }
 }

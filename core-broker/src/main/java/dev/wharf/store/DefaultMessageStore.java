@@ -126,6 +126,7 @@ public final class DefaultMessageStore implements ReplicableStore {
             this.groupCommit = new GroupCommitService(commitLog.mappedFileQueue(), config.getSyncFlushTimeout(), forces);
             groupCommit.setHealth(health);
             groupCommit.setForceListener(stats::recordFlushNanos);
+            groupCommit.setGatherMicros(config.getGroupCommitGatherMicros());
             this.asyncFlush = null;
         } else {
             this.groupCommit = null;

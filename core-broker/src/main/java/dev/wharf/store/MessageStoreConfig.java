@@ -149,6 +149,7 @@ public final class MessageStoreConfig {
         positive(errors, "maxTransferBytesOnMessageInMemory", maxTransferBytesOnMessageInMemory);
         positive(errors, "maxTransferCountOnMessageInMemory", maxTransferCountOnMessageInMemory);
         validateQueueScale(errors);
+        notNegative(errors, "groupCommitGatherMicros", groupCommitGatherMicros);
         String hostError = checkStoreHost(storeHost);
         if (hostError != null) {
             errors.add(hostError);
@@ -476,5 +477,21 @@ public final class MessageStoreConfig {
 
     public void setQueueManifestInterval(long queueManifestInterval) {
         this.queueManifestInterval = queueManifestInterval;
+    }
+
+    // ---- SYNC_FLUSH group commit: gathering the writers a force released ----
+
+    /**
+     * Under SYNC_FLUSH, how long (microseconds, after a force ended) the next force may wait for the writers the
+     * last one released, when several are in flight, so that one force carries them all (0: never wait).
+     */
+    private long groupCommitGatherMicros = 500;
+
+    public long getGroupCommitGatherMicros() {
+        return groupCommitGatherMicros;
+    }
+
+    public void setGroupCommitGatherMicros(long groupCommitGatherMicros) {
+        this.groupCommitGatherMicros = groupCommitGatherMicros;
     }
 }

@@ -114,7 +114,7 @@ public class BrokerConfig {
      * SYNC_FLUSH: whether the record of a delivery (lease and delivery counts) is forced before the messages are handed
      * out; false lets it ride on the group commit's next force, at most one round later.
      */
-    private boolean forceDeliveryCounts = true;
+    private boolean forceDeliveryCounts = false;
     /** A slave copies its master's topics, groups, offsets and progress documents this often, in milliseconds. */
     private long slaveSynchronizeInterval = 3_000;
     /** The slave a master suggests to consumers whose reads lag far behind (when slave reads are enabled). */

@@ -49,6 +49,20 @@ public final class GroupCommitService extends ServiceThread {
     /** Whether a thread is forcing right now; guarded by {@link #forceLock}. */
     private boolean forcing;
 
+    // Gathering (see gatherWriters): how long a leader may wait for the writers the last force released.
+    private volatile long gatherNanos;
+    /** Signalled by a put that asks for a force while a leader gathers. */
+    private final Condition arrivals = forceLock.newCondition();
+    private volatile boolean gathering;
+    /** Puts that asked to be forced, ever (blocking and asynchronous). */
+    private final AtomicLong asked = new AtomicLong();
+    // Written by the leader only (one at a time, handed over under forceLock).
+    /** {@link #asked} when the last force started: later asks are not known to be covered by it. */
+    private long askedAtLastForce;
+    /** Puts from the start of the force before the last to the end of the last: the writers in flight. */
+    private long writersInFlight;
+    private long lastForceEnd;
+
     /** The end of the records to be forced soon, not waited for (see {@link #forceSoon}); grows only. */
     private final AtomicLong forceSoonTarget = new AtomicLong();
     private final Object queueLock = new Object();
@@ -104,10 +118,34 @@ public final class GroupCommitService extends ServiceThread {
      * @return true when forced in time
      */
     public boolean waitForFlush(long nextOffset) {
-        return awaitFlushed(nextOffset, System.nanoTime() + timeoutNanos);
+        if (commitLog.getFlushedWhere() < nextOffset) {
+            arrived();
+        }
+        return awaitFlushed(nextOffset, System.nanoTime() + timeoutNanos, true);
     }
 
-    private boolean awaitFlushed(long nextOffset, long deadline) {
+    /**
+     * How long a leader may wait, counted from the end of the last force, for the writers that force released
+     * to come back with their next puts before it forces again (0: never wait). See {@link #gatherWriters()}.
+     */
+    public void setGatherMicros(long micros) {
+        this.gatherNanos = TimeUnit.MICROSECONDS.toNanos(Math.max(0, micros));
+    }
+
+    /** Counts a put that waits for a force, and wakes a gathering leader to count it. */
+    private void arrived() {
+        asked.incrementAndGet();
+        if (gathering) {
+            forceLock.lock();
+            try {
+                arrivals.signal();
+            } finally {
+                forceLock.unlock();
+            }
+        }
+    }
+
+    private boolean awaitFlushed(long nextOffset, long deadline, boolean forPuts) {
         while (commitLog.getFlushedWhere() < nextOffset) {
             forceLock.lock();
             try {
@@ -131,7 +169,14 @@ public final class GroupCommitService extends ServiceThread {
             boolean moved = false;
             try {
                 letAppendsLand();
+                if (forPuts) {
+                    gatherWriters();
+                }
+                long startAsked = asked.get();
                 moved = forceEverythingWritten();
+                writersInFlight = asked.get() - askedAtLastForce;
+                askedAtLastForce = startAsked;
+                lastForceEnd = System.nanoTime();
             } finally {
                 forceLock.lock();
                 try {
@@ -162,6 +207,44 @@ public final class GroupCommitService extends ServiceThread {
                 return;
             }
             seen = now;
+        }
+    }
+
+    /**
+     * Blocking writers (a JMS producer waits for each send's answer) come back from a force in cohorts: those the
+     * force released are a network round trip away from their next put, while the ones that arrived during the
+     * force are already waiting, and forcing for them at once leaves the others to the force after. With several
+     * writers in flight (counted over the last force: the puts it carried and the puts that arrived while it ran),
+     * the leader waits until as many have asked again, at most {@link #setGatherMicros gather} after the last
+     * force ended, so one force carries them all. A single writer, or a leader coming after a pause, never waits.
+     * What this costs is latency (at most the gather time per force), never a guarantee: no put is answered before
+     * its force.
+     */
+    private void gatherWriters() {
+        long window = gatherNanos;
+        long wanted = writersInFlight;
+        if (window <= 0 || wanted <= 1) {
+            return;
+        }
+        long until = lastForceEnd + window;
+        if (System.nanoTime() - until >= 0 || asked.get() - askedAtLastForce >= wanted) {
+            return;
+        }
+        forceLock.lock();
+        try {
+            gathering = true;
+            while (asked.get() - askedAtLastForce < wanted) {
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                arrivals.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            gathering = false;
+            forceLock.unlock();
         }
     }
 
@@ -201,6 +284,7 @@ public final class GroupCommitService extends ServiceThread {
         synchronized (queueLock) {
             writeRequests.add(request);
         }
+        arrived();
         wakeup();
         return request.future;
     }
@@ -229,7 +313,7 @@ public final class GroupCommitService extends ServiceThread {
     private void forceAskedSoon() {
         long target = forceSoonTarget.get();
         if (commitLog.getFlushedWhere() < target) {
-            awaitFlushed(target, System.nanoTime() + timeoutNanos);
+            awaitFlushed(target, System.nanoTime() + timeoutNanos, false);
         }
     }
 
@@ -289,7 +373,7 @@ public final class GroupCommitService extends ServiceThread {
             target = Math.max(target, request.nextOffset);
             deadline = Math.min(deadline, request.deadline);
         }
-        awaitFlushed(target, deadline);
+        awaitFlushed(target, deadline, true);
         long flushed = commitLog.getFlushedWhere();
         long now = System.nanoTime();
         List<Request> retry = null;

@@ -1,0 +1,71 @@
+package dev.wharf.benchmarks.sbs;
+
+import dev.wharf.benchmarks.BenchArgs;
+import dev.wharf.broker.Broker;
+import dev.wharf.broker.config.BrokerSettings;
+import dev.wharf.namesrv.NameServer;
+import dev.wharf.store.FlushDiskType;
+import dev.wharf.jms.WharfConnectionFactory;
+import dev.wharf.store.StoreStats;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The side-by-side {@code send4} workload (four blocking JMS producers, persistent messages) against a SYNC_FLUSH
+ * broker on loopback, once per {@code --gather} value (microseconds of {@code groupCommitGatherMicros}), alternating
+ * for {@code --rounds} rounds, counting the store's puts and forces. Puts per force is a count, so it reads on a
+ * machine too busy for throughput to mean much; it still depends on the round trips fitting in the window.
+ *
+ * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dexec.classpathScope=test
+ * -Dbenchmark.main=dev.wharf.benchmarks.sbs.ForcesPerPut -Dexec.args="--gather 0,500 --seconds 4 --rounds 3"}.
+ */
+public final class ForcesPerPut {
+
+    public static void main(String[] args) throws Exception {
+        ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
+                .setLevel(ch.qos.logback.classic.Level.WARN);
+        BenchArgs a = BenchArgs.parse(args, List.of("--gather", "--seconds", "--rounds", "--producers", "--size"));
+        String[] gathers = a.text("--gather", "0,500").split(",");
+        double seconds = a.decimal("--seconds", 4);
+        int rounds = a.integer("--rounds", 3);
+        int producers = a.integer("--producers", 4);
+        Workloads workloads = new Workloads("x".repeat(a.integer("--size", 1024)), 100);
+        System.out.printf(Locale.ROOT, "send%d, SYNC_FLUSH, groupCommitGatherMicros %s, %d rounds of %.1f s; load"
+                + " average %.1f%n", producers, String.join(" / ", gathers), rounds, seconds, SideBySide.loadAverage());
+        for (int r = 0; r < rounds; r++) {
+            for (String gather : gathers) {
+                Path dir = Files.createTempDirectory("wharf-forces");
+                NameServer nameServer = NameServer.onPort(0);
+                nameServer.start();
+                BrokerSettings settings = BrokerSettings.defaults();
+                settings.store().setStorePathRootDir(dir.toString());
+                settings.store().setFlushDiskType(FlushDiskType.SYNC_FLUSH);
+                settings.store().setGroupCommitGatherMicros(Long.parseLong(gather.trim()));
+                settings.netty().setListenPort(0);
+                settings.broker().setNamesrvAddr(nameServer.address());
+                Broker broker = new Broker(settings);
+                broker.start();
+                broker.registerWithNameServers().join();
+                try {
+                    WharfConnectionFactory cf = new WharfConnectionFactory("wharf://" + nameServer.address());
+                    workloads.send(cf, "forces.warmup", 1, producers, false);
+                    StoreStats stats = broker.store().stats();
+                    long puts0 = stats.putMessageCount();
+                    long forces0 = stats.flushCount();
+                    Workloads.Count c = workloads.send(cf, "forces." + r, seconds, producers, false);
+                    long puts = stats.putMessageCount() - puts0;
+                    long forces = stats.flushCount() - forces0;
+                    System.out.printf(Locale.ROOT, "RESULT r%d gather=%s %.0f msgs/s, %d puts, %d forces, %.2f puts per"
+                            + " force, load average %.1f%n", r, gather.trim(), c.perSecond(), puts, forces,
+                            forces == 0 ? 0 : (double) puts / forces, SideBySide.loadAverage());
+                } finally {
+                    broker.shutdown();
+                    nameServer.shutdown();
+                }
+            }
+        }
+        System.exit(0);
+    }
+}
