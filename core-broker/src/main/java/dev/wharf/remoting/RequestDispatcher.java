@@ -61,6 +61,20 @@ final class RequestDispatcher {
     /** I/O thread: a request arrived on {@code channel}. */
     void dispatch(NettyRemotingChannel channel, RemotingCommand request) {
         request.markArrived(System.nanoTime());
+        RequestGuard g = guard;
+        if (g != null) {
+            RemotingCommand own = g.answer(channel, request);
+            if (own != null) {
+                if (request.isOneway()) {
+                    NettyRemotingChannel.releaseBody(own);
+                } else {
+                    own.setOpaque(request.opaque());
+                    own.markAnswering(request);
+                    channel.writeResponse(own);
+                }
+                return;
+            }
+        }
         Registration registration = processors.get(request.code());
         if (registration == null) {
             registration = defaultProcessor;
