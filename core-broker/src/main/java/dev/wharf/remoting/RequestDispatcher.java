@@ -74,6 +74,10 @@ final class RequestDispatcher {
                 }
                 return;
             }
+        } else if (request.code() == RequestCode.AUTH_CHALLENGE) {
+            // a client with credentials meets a server without authentication: routine, so no warning
+            reply(channel, request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED, "authentication is off on this server");
+            return;
         }
         Registration registration = processors.get(request.code());
         if (registration == null) {

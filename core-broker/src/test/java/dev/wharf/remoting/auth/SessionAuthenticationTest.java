@@ -229,6 +229,14 @@ class SessionAuthenticationTest {
         assertThat(call(plain, send("b")).remark()).contains("user 'alice' lacks PUB on topic:b");
     }
 
+    @Test
+    void aClientWithCredentialsStillWorksWithAServerWithoutAuthentication() throws Exception {
+        startServer(c -> c.setAclEnable(false));
+        NettyRemotingClient alice = client("alice");
+        assertThat(call(alice, send("b")).code()).isEqualTo(ResponseCode.SUCCESS);
+        assertThat(security.guard()).isNull();
+    }
+
     /** An AUTH_SESSION request signed with {@code credentials}, answering {@code serverNonce}. */
     private static RemotingCommand handshake(Credentials credentials, String serverNonce, String clientNonce) {
         RemotingCommand request = RemotingCommand.createRequest(RequestCode.AUTH_SESSION)
