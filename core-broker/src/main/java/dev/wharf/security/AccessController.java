@@ -96,10 +96,19 @@ public final class AccessController {
         return session.renew(now);
     }
 
-    /** The entry that signed a request, or the failure; {@code reload}: whether the file may be reloaded first. */
+    /**
+     * The signature (as {@link RequestSignature#sign}) of {@code fields} made with the key {@code session} was
+     * proven with: the server's half of the session handshake. Looks nothing up (called on an I/O thread).
+     */
+    public String sessionProof(Session session, int code, Map<String, String> fields) {
+        return RequestSignature.sign(session.provenKey(), code, fields, null, null);
+    }
+
+    /** The entry that signed a request, or the failure. */
     private record Checked(AclStore.Entry entry, String failure) {
     }
 
+    /** {@code reload}: whether the users file may be reloaded first (not on an I/O thread). */
     private Checked check(int code, Map<String, String> fields, byte[] body, boolean reload) {
         String user = fields.get(RequestSignature.ACCESS_KEY);
         String signature = fields.get(RequestSignature.SIGNATURE);

@@ -143,8 +143,8 @@ public final class AclGuard implements RequestGuard {
         state.bind(session);
         sessionsOpened.incrementAndGet();
         RemotingCommand response = request.newResponse(ResponseCode.SUCCESS, null);
-        response.putExt(SessionHandshake.SERVER_PROOF, access.countersign(session.user(),
-                SessionHandshake.SERVER_PROOF_CODE, SessionHandshake.proofFields(session.user(), issued, clientNonce)));
+        response.putExt(SessionHandshake.SERVER_PROOF, access.sessionProof(session, SessionHandshake.SERVER_PROOF_CODE,
+                SessionHandshake.proofFields(session.user(), issued, clientNonce)));
         return response;
     }
 

@@ -184,7 +184,8 @@ class SessionAuthenticationTest {
                 .isEqualTo(ResponseCode.SUCCESS);
         RemotingCommand replayed = copy(handshake(credentials("alice", PASSWORD), serverNonce, clientNonce));
         assertThat(call(second, replayed).code()).isEqualTo(ResponseCode.AUTHENTICATION_FAILED);
-        assertThat(call(second, send("a")).remark()).as("the replay bound nothing").contains("no authenticated session");
+        assertThat(call(second, send("a")).remark()).as("the replay bound nothing")
+                .contains("no authenticated session");
         assertThat(call(first, copy(replayed)).remark()).as("a challenge is answered once")
                 .contains("does not answer a challenge");
     }
