@@ -15,6 +15,7 @@ import dev.wharf.security.PasswordHasher;
 import dev.wharf.security.Policy;
 import dev.wharf.security.User;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,6 +62,8 @@ public final class SecurityBenchmark {
     private Path aclFile;
     private Path keyStore;
     private Path certificate;
+    /** CPU time of this process (client and servers) per message sent in the last run, microseconds. */
+    private double lastCpuMicros;
 
     public static void main(String[] args) throws Exception {
         SecurityBenchmark bench = new SecurityBenchmark();
@@ -104,16 +107,21 @@ public final class SecurityBenchmark {
         keytool("-exportcert", "-rfc", "-alias", "bench", "-keystore", keyStore.toString(), "-storetype", "PKCS12",
                 "-storepass", STORE_PASSWORD, "-file", certificate.toString());
         double[][] rates = new double[Mode.values().length][rounds];
+        double[][] cpu = new double[Mode.values().length][rounds];
         for (int r = 0; r < rounds; r++) {
             Mode[] modes = Mode.values();
             for (int i = 0; i < modes.length; i++) {
                 Mode mode = modes[(i + r) % modes.length]; // each kind takes each place in a round in turn
                 rates[mode.ordinal()][r] = sendRate(mode);
+                cpu[mode.ordinal()][r] = lastCpuMicros;
             }
             double plain = rates[Mode.PLAIN.ordinal()][r];
             System.out.printf(Locale.ROOT, "round %d: plain %.0f msg/s, ACL %.0f msg/s (%.3fx), TLS %.0f msg/s"
                     + " (%.3fx)%n", r + 1, plain, rates[Mode.ACL.ordinal()][r], rates[Mode.ACL.ordinal()][r] / plain,
                     rates[Mode.TLS.ordinal()][r], rates[Mode.TLS.ordinal()][r] / plain);
+            System.out.printf(Locale.ROOT, "round %d CPU per send (this process, client and servers): plain %.1f us,"
+                    + " ACL %.1f us, TLS %.1f us%n", r + 1, cpu[Mode.PLAIN.ordinal()][r], cpu[Mode.ACL.ordinal()][r],
+                    cpu[Mode.TLS.ordinal()][r]);
         }
         double plain = median(rates[Mode.PLAIN.ordinal()]);
         double acl = median(rates[Mode.ACL.ordinal()]);
@@ -121,6 +129,8 @@ public final class SecurityBenchmark {
         System.out.printf(Locale.ROOT, "send TPS medians: plain %.0f, ACL %.0f, TLS %.0f msg/s%n", plain, acl, tls);
         System.out.printf(Locale.ROOT, "ACL / plain: %.3fx (target >= 0.95); TLS / plain: %.3fx (target >= 0.7)%n",
                 acl / plain, tls / plain);
+        System.out.printf(Locale.ROOT, "CPU per send medians: plain %.1f us, ACL %.1f us, TLS %.1f us%n",
+                median(cpu[Mode.PLAIN.ordinal()]), median(cpu[Mode.ACL.ordinal()]), median(cpu[Mode.TLS.ordinal()]));
     }
 
     private static double median(double[] values) {
@@ -217,9 +227,11 @@ public final class SecurityBenchmark {
         Thread.sleep(WARM_UP_MILLIS);
         counting.set(true);
         long start = System.nanoTime();
+        long cpuStart = processCpuNanos();
         Thread.sleep(seconds * 1_000L);
         long sent = messages.get();
         double elapsed = (System.nanoTime() - start) / 1e9;
+        lastCpuMicros = sent == 0 ? 0 : (processCpuNanos() - cpuStart) / 1e3 / sent;
         stop.set(true);
         for (Thread w : workers) {
             w.join(10_000);
@@ -229,6 +241,12 @@ public final class SecurityBenchmark {
                     + " set-up is broken");
         }
         return sent / elapsed;
+    }
+
+    /** CPU time of this process so far, or 0 where the JVM does not tell. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
     }
 
     private static void keytool(String... args) throws IOException, InterruptedException {

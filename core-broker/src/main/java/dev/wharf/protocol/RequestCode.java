@@ -93,6 +93,16 @@ public final class RequestCode {
     public static final int GET_PROGRESS_DOCUMENT = 200107;
     /** Wharf's own: a broker's version, disk use and thresholds, pending scheduled and half messages (console). */
     public static final int GET_BROKER_STATUS = 200108;
+    /**
+     * Wharf's own: the first step of a connection's authentication (with ACL on): the server answers with a fresh
+     * nonce for this connection. Served by the server's request guard, not by a processor.
+     */
+    public static final int AUTH_CHALLENGE = 200109;
+    /**
+     * Wharf's own: the second step: the client's request, signed with its user's key, names the server's nonce and
+     * its own; on success the connection is bound to the user and the server proves it holds the key too.
+     */
+    public static final int AUTH_SESSION = 200110;
 
     // Controller (automatic failover). RocketMQ's values where it has the request; Wharf's own in 1020-1099.
     /** Master to controller: proposes a new sync-state set (header: master id and epoch; body: set and epoch). */

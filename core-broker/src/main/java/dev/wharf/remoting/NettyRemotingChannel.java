@@ -9,6 +9,7 @@ import dev.wharf.remoting.exception.RemotingSendRequestException;
 import dev.wharf.remoting.exception.RemotingTimeoutException;
 import dev.wharf.remoting.exception.RemotingTooMuchRequestException;
 import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.AttributeKey;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -37,6 +38,13 @@ final class NettyRemotingChannel implements RemotingChannel {
     private final InvokeSupport invoke;
     private final ConcurrentHashMap<Integer, PendingRequest> pending = new ConcurrentHashMap<>();
     private volatile String remoteAddress;
+    /** The server's guard state of this connection (see {@link #guardState()}). */
+    private volatile Object guardState;
+    /**
+     * Client side: whether the server bound this connection to the signer's user (a session), so requests on it go
+     * unsigned; see {@link RequestSigner#openSession}.
+     */
+    private volatile boolean session;
 
     private NettyRemotingChannel(Channel channel, InvokeSupport invoke) {
         this.channel = channel;
@@ -55,6 +63,29 @@ final class NettyRemotingChannel implements RemotingChannel {
 
     Channel nettyChannel() {
         return channel;
+    }
+
+    @Override
+    public boolean isEncrypted() {
+        return channel.pipeline().get(SslHandler.class) != null;
+    }
+
+    @Override
+    public Object guardState() {
+        return guardState;
+    }
+
+    @Override
+    public void setGuardState(Object state) {
+        this.guardState = state;
+    }
+
+    boolean hasSession() {
+        return session;
+    }
+
+    void setSession(boolean session) {
+        this.session = session;
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.wharf.remoting;
 
 import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.RequestCode;
+import dev.wharf.protocol.ResponseCode;
 import dev.wharf.remoting.codec.PartialFrameBudget;
 import dev.wharf.remoting.exception.RemotingConnectException;
 import dev.wharf.remoting.exception.RemotingException;
@@ -132,10 +133,15 @@ public final class NettyRemotingClient {
     public RemotingCommand invokeSync(String address, RemotingCommand request, long timeoutMillis)
             throws RemotingException, InterruptedException {
         checkArguments(request, timeoutMillis);
-        sign(request);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         NettyRemotingChannel channel = awaitConnection(address, timeoutMillis);
-        return channel.invokeSync(request, remainingMillis(address, request, deadline, timeoutMillis), timeoutMillis);
+        boolean session = sign(channel, request);
+        RemotingCommand response = channel.invokeSync(request, remainingMillis(address, request, deadline,
+                timeoutMillis), timeoutMillis);
+        if (session && response.code() == ResponseCode.AUTHENTICATION_FAILED) {
+            sessionEnded(address, channel, response);
+        }
+        return response;
     }
 
     /**
@@ -146,10 +152,12 @@ public final class NettyRemotingClient {
     public CompletableFuture<RemotingCommand> invokeAsync(String address, RemotingCommand request,
                                                           long timeoutMillis) {
         checkArguments(request, timeoutMillis);
-        sign(request);
         CompletableFuture<NettyRemotingChannel> connecting = connection(address);
         if (connecting.isDone() && !connecting.isCompletedExceptionally()) {
-            return connecting.join().invokeAsync(request, timeoutMillis);
+            NettyRemotingChannel channel = connecting.join();
+            boolean session = sign(channel, request);
+            CompletableFuture<RemotingCommand> sent = channel.invokeAsync(request, timeoutMillis);
+            return session ? watchSession(address, channel, sent) : sent;
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         CompletableFuture<RemotingCommand> result = new CompletableFuture<>();
@@ -174,8 +182,13 @@ public final class NettyRemotingClient {
                 return;
             }
             try {
-                channel.invokeAsync(request, remaining, timeoutMillis).whenComplete((response, failure) ->
-                        InvokeSupport.completeNow(result, response, failure == null ? null : unwrap(failure)));
+                boolean session = sign(channel, request);
+                channel.invokeAsync(request, remaining, timeoutMillis).whenComplete((response, failure) -> {
+                    if (session && response != null && response.code() == ResponseCode.AUTHENTICATION_FAILED) {
+                        sessionEnded(address, channel, response);
+                    }
+                    InvokeSupport.completeNow(result, response, failure == null ? null : unwrap(failure));
+                });
             } catch (RuntimeException e) {
                 invoke.complete(result, null, e);
             }
@@ -190,9 +203,9 @@ public final class NettyRemotingClient {
     public void invokeOneway(String address, RemotingCommand request, long timeoutMillis)
             throws RemotingException, InterruptedException {
         checkArguments(request, timeoutMillis);
-        sign(request);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         NettyRemotingChannel channel = awaitConnection(address, timeoutMillis);
+        sign(channel, request);
         channel.invokeOneway(request, remainingMillis(address, request, deadline, timeoutMillis));
     }
 
@@ -283,7 +296,7 @@ public final class NettyRemotingClient {
         connect.channel().closeFuture().addListener(closed -> connections.remove(address, connection));
         connect.addListener(done -> {
             if (done.isSuccess()) {
-                connection.ready.complete(NettyRemotingChannel.of(connect.channel()));
+                authenticate(address, connection, NettyRemotingChannel.of(connect.channel()));
             } else {
                 connections.remove(address, connection);
                 connection.ready.completeExceptionally(RemotingConnectException.cannotConnect(address,
@@ -328,10 +341,70 @@ public final class NettyRemotingClient {
         }
     }
 
-    private void sign(RemotingCommand request) {
+    /**
+     * With a signer, opens the connection's session before anyone may use it (see {@link RequestSigner#openSession});
+     * callers of the address wait on {@code connection.ready} meanwhile, so no request overtakes the handshake.
+     */
+    private void authenticate(String address, Connection connection, NettyRemotingChannel channel) {
         RequestSigner s = signer;
-        if (s != null) {
-            s.sign(request);
+        if (s == null) {
+            connection.ready.complete(channel);
+            return;
+        }
+        CompletableFuture<Boolean> opening;
+        try {
+            opening = s.openSession(channel, config.getConnectTimeoutMillis());
+        } catch (RuntimeException e) {
+            log.debug("No session on {} ({}); signing each request", address, e.toString());
+            opening = CompletableFuture.completedFuture(Boolean.FALSE);
+        }
+        opening.whenComplete((bound, error) -> {
+            channel.setSession(error == null && Boolean.TRUE.equals(bound));
+            connection.ready.complete(channel);
+        });
+    }
+
+    /**
+     * Prepares {@code request} for {@code channel}: signed, or (on a connection with a session) without the
+     * credential fields an earlier attempt may have added. True when it goes unsigned on a session.
+     */
+    private boolean sign(NettyRemotingChannel channel, RemotingCommand request) {
+        RequestSigner s = signer;
+        if (s == null) {
+            return false;
+        }
+        if (channel.hasSession()) {
+            s.unsign(request);
+            return true;
+        }
+        s.sign(request);
+        return false;
+    }
+
+    private CompletableFuture<RemotingCommand> watchSession(String address, NettyRemotingChannel channel,
+                                                           CompletableFuture<RemotingCommand> sent) {
+        return sent.whenComplete((response, failure) -> {
+            if (response != null && response.code() == ResponseCode.AUTHENTICATION_FAILED) {
+                sessionEnded(address, channel, response);
+            }
+        });
+    }
+
+    /**
+     * The server refused an unsigned request on a session: it ended the session (its users file no longer holds
+     * the user, or holds another password). The connection is closed, so the next call connects and authenticates
+     * again, and fails with the server's reason if the credentials no longer hold.
+     */
+    private void sessionEnded(String address, NettyRemotingChannel channel, RemotingCommand response) {
+        if (channel.hasSession()) {
+            channel.setSession(false);
+            Connection current = connections.get(address);
+            if (current != null && current.channel == channel.nettyChannel()) {
+                connections.remove(address, current); // the next call opens a new connection, not this closing one
+            }
+            log.info("The server at {} ended this client's authenticated session ({}); reconnecting", address,
+                    response.remark());
+            channel.close();
         }
     }
 

@@ -217,6 +217,23 @@ public class NettyServerConfig extends NettyEndpointConfig {
         this.tlsServerNeedClientAuth = tlsServerNeedClientAuth;
     }
 
+    // ------------------------------------------------------------------ per-request signatures
+
+    private boolean aclSignEveryRequest;
+
+    /**
+     * With authentication on: whether a plain (non-TLS) connection must sign every request, as RocketMQ's clients
+     * do, instead of authenticating once per connection with a challenge-response session. TLS connections may open
+     * sessions either way. Signed requests are accepted in both cases.
+     */
+    public boolean isAclSignEveryRequest() {
+        return aclSignEveryRequest;
+    }
+
+    public void setAclSignEveryRequest(boolean aclSignEveryRequest) {
+        this.aclSignEveryRequest = aclSignEveryRequest;
+    }
+
     private static long defaultMaxPartialFrameBytes() {
         long quarterOfDirect = PlatformDependent.maxDirectMemory() / 4;
         return Math.max(2L * RemotingFrameDescriptor.DEFAULT_MAX_FRAME_LENGTH, Math.min(256L << 20, quarterOfDirect));

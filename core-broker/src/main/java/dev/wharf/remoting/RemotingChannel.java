@@ -63,4 +63,19 @@ public interface RemotingChannel {
 
     /** Closes the connection; requests waiting on it fail at once. */
     void close();
+
+    /**
+     * Whether the connection runs inside TLS (the peer's frames cannot be read, injected or changed on the way).
+     * In permissive mode each connection decides with its first bytes; before they arrive this is false.
+     */
+    boolean isEncrypted();
+
+    /**
+     * What the server's {@link RequestGuard} keeps about this connection (the user it authenticated, see
+     * {@code dev.wharf.remoting.auth}), or null; the state lives and dies with the connection.
+     */
+    Object guardState();
+
+    /** Replaces {@link #guardState()}; null forgets it. */
+    void setGuardState(Object state);
 }

@@ -61,6 +61,24 @@ final class RequestDispatcher {
     /** I/O thread: a request arrived on {@code channel}. */
     void dispatch(NettyRemotingChannel channel, RemotingCommand request) {
         request.markArrived(System.nanoTime());
+        RequestGuard g = guard;
+        if (g != null) {
+            RemotingCommand own = g.answer(channel, request);
+            if (own != null) {
+                if (request.isOneway()) {
+                    NettyRemotingChannel.releaseBody(own);
+                } else {
+                    own.setOpaque(request.opaque());
+                    own.markAnswering(request);
+                    channel.writeResponse(own);
+                }
+                return;
+            }
+        } else if (request.code() == RequestCode.AUTH_CHALLENGE) {
+            // a client with credentials meets a server without authentication: routine, so no warning
+            reply(channel, request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED, "authentication is off on this server");
+            return;
+        }
         Registration registration = processors.get(request.code());
         if (registration == null) {
             registration = defaultProcessor;

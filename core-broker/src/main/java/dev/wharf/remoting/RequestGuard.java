@@ -14,4 +14,14 @@ public interface RequestGuard {
      * {@link RemotingCommand#newResponse}); the processor is then not called.
      */
     RemotingCommand check(RemotingChannel channel, RemotingCommand request);
+
+    /**
+     * The response to a request the guard serves itself (a connection's authentication handshake), which no
+     * processor is registered for; null for every other request, which then goes its usual way. Called on the I/O
+     * thread before the processor is looked up, so it must answer at once and must not block; the default serves
+     * nothing.
+     */
+    default RemotingCommand answer(RemotingChannel channel, RemotingCommand request) {
+        return null;
+    }
 }

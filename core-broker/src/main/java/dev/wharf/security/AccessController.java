@@ -1,6 +1,7 @@
 package dev.wharf.security;
 
 import dev.wharf.common.SystemTopics;
+import java.security.MessageDigest;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -46,34 +47,98 @@ public final class AccessController {
 
     /** Checks the signature fields of a request (see {@link RequestSignature}). */
     public Authentication authenticate(int code, Map<String, String> fields, byte[] body) {
+        Checked checked = check(code, fields, body, true);
+        return checked.entry() == null ? new Authentication(null, checked.failure())
+                : new Authentication(checked.entry().user(), null);
+    }
+
+    /**
+     * Opens a session for a connection whose handshake request (its fields signed as any request, see
+     * {@link RequestSignature}) the caller has matched to the nonce this server issued for the connection. Does not
+     * look at the users file's modification time (called on an I/O thread): the requests of the session do that.
+     */
+    public SessionOpening openSession(int code, Map<String, String> fields) {
+        Checked checked = check(code, fields, null, false);
+        return checked.entry() == null ? new SessionOpening(null, checked.failure())
+                : new SessionOpening(new Session(checked.entry()), null);
+    }
+
+    /** The outcome of {@link #openSession}: a session, or the reason there is none. */
+    public record SessionOpening(Session session, String failure) {
+
+        public boolean succeeded() {
+            return session != null;
+        }
+    }
+
+    /**
+     * The user of a request that came on a connection with {@code session}: the session's user as the users file
+     * holds it now (rights reloaded), unless the file no longer holds that user or holds it with another password,
+     * which ends the session. On the request path: no allocation while the file is unchanged.
+     */
+    public Authentication resume(Session session) {
+        String ended = session.ended();
+        if (ended != null) {
+            return new Authentication(null, ended);
+        }
+        AclStore.Entry now = users.find(session.user());
+        Authentication same = session.answerFor(now);
+        if (same != null) {
+            return same;
+        }
+        if (now == null || !MessageDigest.isEqual(now.key(), session.provenKey())) {
+            String reason = "the session of user '" + session.user() + "' on this connection has ended: the users"
+                    + " file no longer holds that user, or holds it with another password; connect and authenticate"
+                    + " again";
+            session.end(reason);
+            return new Authentication(null, reason);
+        }
+        return session.renew(now);
+    }
+
+    /**
+     * The signature (as {@link RequestSignature#sign}) of {@code fields} made with the key {@code session} was
+     * proven with: the server's half of the session handshake. Looks nothing up (called on an I/O thread).
+     */
+    public String sessionProof(Session session, int code, Map<String, String> fields) {
+        return RequestSignature.sign(session.provenKey(), code, fields, null, null);
+    }
+
+    /** The entry that signed a request, or the failure. */
+    private record Checked(AclStore.Entry entry, String failure) {
+    }
+
+    /** {@code reload}: whether the users file may be reloaded first (not on an I/O thread). */
+    private Checked check(int code, Map<String, String> fields, byte[] body, boolean reload) {
         String user = fields.get(RequestSignature.ACCESS_KEY);
         String signature = fields.get(RequestSignature.SIGNATURE);
         String timestamp = fields.get(RequestSignature.TIMESTAMP);
         if (user == null || signature == null || timestamp == null) {
-            return new Authentication(null, "the request carries no credentials (fields " + RequestSignature.ACCESS_KEY
-                    + ", " + RequestSignature.TIMESTAMP + ", " + RequestSignature.SIGNATURE + "); this server requires"
-                    + " authentication: configure a user name and password on the client");
+            return new Checked(null, "the request carries no credentials (fields " + RequestSignature.ACCESS_KEY
+                    + ", " + RequestSignature.TIMESTAMP + ", " + RequestSignature.SIGNATURE + ") and its connection"
+                    + " no authenticated session; this server requires authentication: configure a user name and"
+                    + " password on the client");
         }
         long signedAt;
         try {
             signedAt = Long.parseLong(timestamp);
         } catch (NumberFormatException e) {
-            return new Authentication(null, "the request's " + RequestSignature.TIMESTAMP + " is not a number");
+            return new Checked(null, "the request's " + RequestSignature.TIMESTAMP + " is not a number");
         }
         long skew = Math.abs(clock.getAsLong() - signedAt);
         if (skew > replayWindowMillis) {
-            return new Authentication(null, "the request of user '" + user + "' was signed " + skew + " ms away from"
+            return new Checked(null, "the request of user '" + user + "' was signed " + skew + " ms away from"
                     + " this server's time, outside the " + replayWindowMillis + " ms window; synchronise the clocks"
                     + " (NTP) of client and server");
         }
-        AclStore.Entry entry = users.find(user);
+        AclStore.Entry entry = reload ? users.find(user) : users.current(user);
         boolean valid = RequestSignature.verify(entry == null ? NOBODY : entry.key(), code, fields, body, signature);
         if (entry == null || !valid) {
             // one message for both, so a caller cannot tell which user names exist
-            return new Authentication(null, "authentication of user '" + user + "' failed: unknown user or wrong"
+            return new Checked(null, "authentication of user '" + user + "' failed: unknown user or wrong"
                     + " password");
         }
-        return new Authentication(entry.user(), null);
+        return new Checked(entry, null);
     }
 
     /**

@@ -63,6 +63,11 @@ public final class AclStore {
         return snapshot.users().get(name);
     }
 
+    /** The entry of {@code name} as last loaded, or null; never reloads (for callers that must not block). */
+    Entry current(String name) {
+        return snapshot.users().get(name);
+    }
+
     /** The user named {@code name}, or null. */
     public User user(String name) {
         Entry e = find(name);

@@ -7,6 +7,9 @@
  * name, {@link dev.wharf.security.PasswordHasher#ITERATIONS} rounds) into a 256-bit signing key. The server keeps
  * only that key (never the password); a client derives it once and signs every request with HMAC-SHA256 over the
  * request code, its header fields, a timestamp and its body. A request is accepted when the signature matches
- * (constant-time comparison) and the timestamp lies within the server's replay window.
+ * (constant-time comparison) and the timestamp lies within the server's replay window. Instead of signing every
+ * request, a client may sign one handshake request per connection that answers a nonce the server issued for that
+ * connection; the server then keeps a {@link dev.wharf.security.Session} for the connection, which ends when a reload
+ * of the users file deletes the user or changes its key.
  */
 package dev.wharf.security;

@@ -72,7 +72,7 @@ public final class ServerSecurity {
                         + " one is added with 'wharf admin user-create --acl-file {}'", role, file, file);
             }
             access = new AccessController(users, config.getAuthReplayWindowMillis(), System::currentTimeMillis);
-            guard = new AclGuard(access, config.isAuthorizationEnabled());
+            guard = new AclGuard(access, config.isAuthorizationEnabled(), config.isAclSignEveryRequest());
             server.setRequestGuard(guard);
         } else if (!isLoopback(config.getBindAddress())) {
             log.warn("SECURITY WARNING: the {} listens on {} without authentication (authenticationEnabled=false):"
