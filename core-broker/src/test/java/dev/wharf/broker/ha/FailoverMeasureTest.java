@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -80,11 +81,24 @@ class FailoverMeasureTest {
         double[] withController = new double[rounds];
         double[] classic = new double[rounds];
         double[] classicAll = new double[rounds];
-        for (int round = 0; round < rounds; round++) { // alternate, so drift of a shared machine hits all
-            withController[round] = controllerModeTps(dir.resolve("ctrl-" + round), seconds, producers);
+        for (int round = 0; round < rounds; round++) {
+            // the order flips every round (controller mode first, then last), so a machine growing busier or
+            // quieter during a run favours no configuration
+            boolean controllerFirst = round % 2 == 0;
+            if (controllerFirst) {
+                withController[round] = controllerModeTps(dir.resolve("ctrl-" + round), seconds, producers);
+            }
             classic[round] = classicTps(dir.resolve("classic-" + round), seconds, producers, 2);
             // the classic group waiting for both slaves, as controller mode waits for every sync-state-set member
-            classicAll[round] = classicTps(dir.resolve("classic-all-" + round), seconds, producers, 3);
+            classicAll[round] = Boolean.parseBoolean(System.getProperty("wharf.failover.tpsBothSlaves", "true"))
+                    ? classicTps(dir.resolve("classic-all-" + round), seconds, producers, 3) : Double.NaN;
+            if (!controllerFirst) {
+                withController[round] = controllerModeTps(dir.resolve("ctrl-" + round), seconds, producers);
+            }
+            System.out.printf("TPS round %d (%s first): controller mode %.0f, without controller %.0f (ratio %.3f),"
+                    + " waiting for both slaves %.0f (ratio %.3f)%n", round + 1, controllerFirst ? "controller mode"
+                    : "classic", withController[round], classic[round], withController[round] / classic[round],
+                    classicAll[round], withController[round] / classicAll[round]);
         }
         double c = java.util.Arrays.stream(withController).average().orElse(0);
         double k = java.util.Arrays.stream(classic).average().orElse(0);
@@ -102,7 +116,9 @@ class FailoverMeasureTest {
                 cluster.start(cluster.replica(name));
             }
             cluster.awaitSyncStateSet(3, Duration.ofSeconds(120));
-            return tps(cluster, seconds, producers);
+            return tps(cluster, "controller mode", seconds, producers);
+        } finally {
+            keepLogs(at);
         }
     }
 
@@ -113,12 +129,31 @@ class FailoverMeasureTest {
             cluster.start(master, "-", "0", "-", min);
             cluster.start(cluster.replica("s1"), "-", "1", master.haAddress, min);
             cluster.start(cluster.replica("s2"), "-", "2", master.haAddress, min);
-            return tps(cluster, seconds, producers);
+            return tps(cluster, "classic minInSyncReplicas=" + min, seconds, producers);
+        } finally {
+            keepLogs(at);
+        }
+    }
+
+    /** Copies the replicas' logs to {@code -Dwharf.failover.logDir} (when set), which outlives the test's folder. */
+    private static void keepLogs(Path at) throws java.io.IOException {
+        String to = System.getProperty("wharf.failover.logDir");
+        if (to == null || !java.nio.file.Files.isDirectory(at)) {
+            return;
+        }
+        Path target = Path.of(to);
+        java.nio.file.Files.createDirectories(target);
+        try (java.util.stream.Stream<Path> logs = java.nio.file.Files.list(at)) {
+            for (Path log : logs.filter(p -> p.toString().endsWith(".log")).toList()) {
+                java.nio.file.Files.copy(log, target.resolve(at.getFileName() + "-" + log.getFileName()),
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
         }
     }
 
     /** Sends from {@code producers} threads for {@code seconds} after a warm-up; acknowledged sends per second. */
-    private static double tps(ControllerModeCluster cluster, int seconds, int producers) throws Exception {
+    private static double tps(ControllerModeCluster cluster, String label, int seconds, int producers)
+            throws Exception {
         AtomicLong acked = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new ArrayList<>();
@@ -144,11 +179,34 @@ class FailoverMeasureTest {
         }
         try {
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).until(() -> acked.get() >= 2_000);
+            List<Replica> replicas = cluster.running();
+            Replica master = null; // without a controller the master is "m"
+            try {
+                master = cluster.master();
+            } catch (Exception e) {
+                // no group at the controllers: a classic group
+            }
+            long self = ProcessHandle.current().pid();
+            List<Map<String, Long>> cpuBefore = new ArrayList<>();
+            cpuBefore.add(ThreadCpu.snapshot(self));
+            replicas.forEach(r -> cpuBefore.add(ThreadCpu.snapshot(r.process.pid())));
             long from = acked.get();
             long start = System.nanoTime();
             Thread.sleep(seconds * 1_000L); // the measuring window (a benchmark, not a wait for a condition)
             long sent = acked.get() - from;
-            return sent / ((System.nanoTime() - start) / 1e9);
+            double tps = sent / ((System.nanoTime() - start) / 1e9);
+            if (Boolean.getBoolean("wharf.failover.cpu")) {
+                System.out.println(ThreadCpu.report(label + " test JVM (producers, NameServer, controllers)",
+                        cpuBefore.get(0), ThreadCpu.snapshot(self), sent));
+                for (int i = 0; i < replicas.size(); i++) {
+                    Replica r = replicas.get(i);
+                    boolean isMaster = r == master || r.store.getFileName().toString().equals("m");
+                    System.out.println(ThreadCpu.report(label + (isMaster ? " master " : " slave ")
+                            + r.store.getFileName(),
+                            cpuBefore.get(i + 1), ThreadCpu.snapshot(r.process.pid()), sent));
+                }
+            }
+            return tps;
         } finally {
             stop.set(true);
             for (Thread t : threads) {
