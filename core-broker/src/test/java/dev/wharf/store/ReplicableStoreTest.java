@@ -64,6 +64,7 @@ class ReplicableStoreTest {
             assertThat(replica.getMaxPhyOffset()).isEqualTo(master.getMaxPhyOffset());
             assertThat(replica.lastRecordFingerprint()).isEqualTo(master.lastRecordFingerprint());
             assertThat(replica.awaitDispatched(10_000)).isTrue();
+            assertThat(master.awaitDispatched(10_000)).isTrue(); // the master dispatches on its own thread too
             assertThat(StoreTestSupport.readAll(replica, "t", 0, 0))
                     .isEqualTo(StoreTestSupport.readAll(master, "t", 0, 0));
         } finally {
@@ -111,6 +112,7 @@ class ReplicableStoreTest {
             }
             assertThat(heard).hasValue(2);
             assertThat(replica.awaitDispatched(10_000)).isTrue();
+            assertThat(master.awaitDispatched(10_000)).isTrue();
             assertThat(StoreTestSupport.readAll(replica, "t", 0, 0))
                     .isEqualTo(StoreTestSupport.readAll(master, "t", 0, 0)).hasSize(5);
         } finally {
