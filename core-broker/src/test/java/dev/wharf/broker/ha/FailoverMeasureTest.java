@@ -32,8 +32,11 @@ import org.junit.jupiter.api.io.TempDir;
  *       cluster (the faulted master comes back as a slave before the next fault); p50 and max are printed, and
  *       every run checks that no acknowledged send is lost ({@code -Dwharf.failover.faults=PAUSE} for one kind);</li>
  *   <li>steady-state send throughput of the same group (three replica processes, SYNC_MASTER,
- *       minInSyncReplicas=2) in controller mode and without a controller, measured in turn in the same run
- *       ({@code -Dwharf.failover.tpsSeconds=20}, {@code -Dwharf.failover.producers=8}).</li>
+ *       minInSyncReplicas=2) in controller mode and without a controller, measured in turn in the same run, the
+ *       order alternated round by round after a discarded warm-up ({@code -Dwharf.failover.tpsSeconds=20},
+ *       {@code -Dwharf.failover.tpsRounds=3}, {@code -Dwharf.failover.producers=8}, {@code -Dwharf.failover.cpu=true}
+ *       for the CPU per thread kind), or with both groups up, taking turns in short windows
+ *       ({@code throughputInAlternatingWindows}).</li>
  * </ul>
  */
 @EnabledIfSystemProperty(named = "wharf.failover.runs", matches = "\\d+")
