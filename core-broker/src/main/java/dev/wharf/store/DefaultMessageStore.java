@@ -643,9 +643,15 @@ public final class DefaultMessageStore implements ReplicableStore {
     // ------------------------------------------------------------------ replication (ReplicableStore)
 
     private void appended() {
-        reput.wakeup();
+        // replication first: a SYNC_MASTER's senders wait for the transfer threads its listener wakes, and a
+        // dispatcher woken before could take the core they need
         for (Runnable listener : appendListeners) {
             listener.run();
+        }
+        if (confirmOffset == null) {
+            // with a confirm offset nothing new is dispatchable until it moves, and confirmOffsetMoved() wakes the
+            // dispatcher then: waking it for every put as well only doubled its wake-ups
+            reput.wakeup();
         }
     }
 
@@ -656,6 +662,20 @@ public final class DefaultMessageStore implements ReplicableStore {
 
     @Override
     public ReplicaAppendResult appendCommitLog(long offset, ByteBuffer records) {
+        try {
+            return appendCommitLogQuietly(offset, records);
+        } finally {
+            announceAppend();
+        }
+    }
+
+    @Override
+    public void announceAppend() {
+        appended();
+    }
+
+    @Override
+    public ReplicaAppendResult appendCommitLogQuietly(long offset, ByteBuffer records) {
         if (!running) {
             return ReplicaAppendResult.refused(commitLog.getMaxOffset(), "The store at " + root
                     + " is not started (or is shutting down); replicated bytes cannot be appended now.");

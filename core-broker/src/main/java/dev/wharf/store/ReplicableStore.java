@@ -30,6 +30,17 @@ public interface ReplicableStore extends MessageStore {
      */
     ReplicaAppendResult appendCommitLog(long offset, ByteBuffer records);
 
+    /**
+     * {@link #appendCommitLog} without telling anyone: neither the dispatcher nor the append listeners run until
+     * {@link #announceAppend()}. A slave answers its master first, so the dispatch thread it wakes cannot take
+     * the core its acknowledgement needs (the master's senders wait for that acknowledgement, nobody waits for
+     * the slave's consume queues).
+     */
+    ReplicaAppendResult appendCommitLogQuietly(long offset, ByteBuffer records);
+
+    /** Wakes the dispatcher and runs the append listeners after {@link #appendCommitLogQuietly} (harmless otherwise). */
+    void announceAppend();
+
     /** The fingerprint of the record at {@code offset}, or null when no record starts there. */
     RecordFingerprint fingerprintAt(long offset);
 

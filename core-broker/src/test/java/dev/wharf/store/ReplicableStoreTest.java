@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,6 +64,7 @@ class ReplicableStoreTest {
             assertThat(replica.getMaxPhyOffset()).isEqualTo(master.getMaxPhyOffset());
             assertThat(replica.lastRecordFingerprint()).isEqualTo(master.lastRecordFingerprint());
             assertThat(replica.awaitDispatched(10_000)).isTrue();
+            assertThat(master.awaitDispatched(10_000)).isTrue(); // the master dispatches on its own thread too
             assertThat(StoreTestSupport.readAll(replica, "t", 0, 0))
                     .isEqualTo(StoreTestSupport.readAll(master, "t", 0, 0));
         } finally {
@@ -73,6 +76,72 @@ class ReplicableStoreTest {
                 assertThat(Files.mismatch(f, dir.resolve("r").resolve("commitlog").resolve(f.getFileName())))
                         .isEqualTo(-1L);
             }
+        }
+    }
+
+    @Test
+    void aQuietAppendWakesNobodyUntilItIsAnnounced() throws Exception {
+        DefaultMessageStore master = new DefaultMessageStore(StoreTestSupport.smallConfig(dir.resolve("m")));
+        DefaultMessageStore replica = new DefaultMessageStore(StoreTestSupport.smallConfig(dir.resolve("r")));
+        master.start();
+        replica.start();
+        try {
+            for (int i = 0; i < 5; i++) {
+                assertThat(master.putMessage(StoreTestSupport.message("t", 0, "m-" + i)).isOk()).isTrue();
+            }
+            AtomicInteger heard = new AtomicInteger();
+            replica.addAppendListener(heard::incrementAndGet);
+            ReplicaSlice first = master.readCommitLog(0, 1);
+            long firstEnd = first.nextOffset();
+            try {
+                // a slave acks between the two calls: nothing it would wake may run before the ack is written
+                assertThat(replica.appendCommitLogQuietly(0, first.bytes()).ok()).isTrue();
+            } finally {
+                first.release();
+            }
+            assertThat(heard).hasValue(0);
+            assertThat(replica.getMaxPhyOffset()).isEqualTo(firstEnd);
+            replica.announceAppend();
+            assertThat(heard).hasValue(1);
+
+            ReplicaSlice rest = master.readCommitLog(firstEnd, 1 << 20);
+            try {
+                assertThat(replica.appendCommitLog(firstEnd, rest.bytes()).ok()).isTrue(); // announces by itself
+            } finally {
+                rest.release();
+            }
+            assertThat(heard).hasValue(2);
+            assertThat(replica.awaitDispatched(10_000)).isTrue();
+            assertThat(master.awaitDispatched(10_000)).isTrue();
+            assertThat(StoreTestSupport.readAll(replica, "t", 0, 0))
+                    .isEqualTo(StoreTestSupport.readAll(master, "t", 0, 0)).hasSize(5);
+        } finally {
+            master.shutdown();
+            replica.shutdown();
+        }
+    }
+
+    @Test
+    void aConfirmGatedLogDispatchesWhatTheConfirmOffsetCoversWhenItMoves() throws Exception {
+        DefaultMessageStore master = new DefaultMessageStore(StoreTestSupport.smallConfig(dir.resolve("m")));
+        AtomicLong confirmed = new AtomicLong();
+        master.setConfirmOffsetSupplier(confirmed::get);
+        master.start();
+        try {
+            assertThat(master.putMessage(StoreTestSupport.message("t", 0, "m-0")).isOk()).isTrue();
+            long firstEnd = master.getMaxPhyOffset();
+            assertThat(master.putMessage(StoreTestSupport.message("t", 0, "m-1")).isOk()).isTrue();
+            // puts no longer wake the dispatcher of a confirm-gated log; moving the confirm offset does
+            confirmed.set(firstEnd);
+            master.confirmOffsetMoved();
+            assertThat(master.awaitDispatched(10_000)).isTrue();
+            assertThat(StoreTestSupport.readAll(master, "t", 0, 0)).hasSize(1);
+            confirmed.set(master.getMaxPhyOffset());
+            master.confirmOffsetMoved();
+            assertThat(master.awaitDispatched(10_000)).isTrue();
+            assertThat(StoreTestSupport.readAll(master, "t", 0, 0)).hasSize(2);
+        } finally {
+            master.shutdown();
         }
     }
 

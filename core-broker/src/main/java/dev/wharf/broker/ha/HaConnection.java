@@ -43,6 +43,12 @@ final class HaConnection {
     private volatile ReplicaTracker.Replica replica;
     /** Offset just past the last byte sent: acks beyond it are lies. */
     private volatile long sentOffset = -1;
+    /** Stage timing only: when an append woke the transfer thread (0: not since its last send). */
+    private volatile long wokenNanos;
+    /** Stage timing only: the ends and sending times of the last transfers, written by the transfer thread. */
+    private final long[] sentEnds = AckPathTiming.ENABLED ? new long[64] : null;
+    private final long[] sentNanos = AckPathTiming.ENABLED ? new long[64] : null;
+    private volatile int sentCount;
     /** Longest sleep between looks for new data: long when appends wake this connection, short otherwise. */
     private final long maxIdleNanos;
 
@@ -72,6 +78,9 @@ final class HaConnection {
     /** Called after every append: wakes the transfer thread if it sleeps. */
     void dataArrived() {
         if (sleeping.compareAndSet(true, false)) {
+            if (AckPathTiming.ENABLED) {
+                wokenNanos = System.nanoTime();
+            }
             Thread t = transferThread;
             if (t != null) {
                 LockSupport.unpark(t);
@@ -258,6 +267,9 @@ final class HaConnection {
             throw new HaProtocolException(HaFrame.REFUSED_WRONG_OFFSET, "slave id " + r.brokerId + " acked offset "
                     + offset + " but was sent bytes up to " + sent + " and last acked " + r.acked);
         }
+        if (AckPathTiming.ENABLED) {
+            timeAck(offset);
+        }
         tracker.acked(r, offset);
     }
 
@@ -291,7 +303,11 @@ final class HaConnection {
                 try {
                     // before the bytes leave: the slave may ack them before this thread runs again
                     sentOffset = slice.nextOffset();
-                    send(next, slice.bytes());
+                    if (AckPathTiming.ENABLED) {
+                        timedSend(next, slice.nextOffset(), slice.bytes());
+                    } else {
+                        send(next, slice.bytes());
+                    }
                     next = slice.nextOffset();
                 } finally {
                     slice.release();
@@ -323,6 +339,38 @@ final class HaConnection {
         }
         LockSupport.parkNanos(this, Math.min(heartbeatNanos - sinceWrite, maxIdleNanos));
         sleeping.set(false);
+    }
+
+    /** {@link #send} with its stages timed (the ack of {@code end} is matched to it by {@link #timeAck}). */
+    private void timedSend(long offset, long end, ByteBuffer data) throws IOException {
+        int bytes = data.remaining();
+        int slot = sentCount & (sentEnds.length - 1);
+        long began = System.nanoTime();
+        sentEnds[slot] = end;
+        sentNanos[slot] = began; // before the bytes leave: the ack may be read before this thread runs again
+        sentCount++;
+        send(offset, data);
+        long now = System.nanoTime();
+        AckPathTiming.time(AckPathTiming.Stage.TRANSFER_WRITE, now - began);
+        AckPathTiming.count(AckPathTiming.Stage.TRANSFER_BYTES, bytes);
+        long woken = wokenNanos;
+        if (woken != 0) {
+            wokenNanos = 0;
+            AckPathTiming.time(AckPathTiming.Stage.WAKE_TO_SENT, now - woken);
+        }
+    }
+
+    /** The round trip of the transfer whose end the slave acked (a heartbeat ack matches none). */
+    private void timeAck(long offset) {
+        int count = sentCount;
+        for (int i = 1; i <= Math.min(count, sentEnds.length); i++) {
+            int slot = (count - i) & (sentEnds.length - 1);
+            if (sentEnds[slot] == offset) {
+                AckPathTiming.time(AckPathTiming.Stage.ACK_ROUND_TRIP, System.nanoTime() - sentNanos[slot]);
+                sentEnds[slot] = -1;
+                return;
+            }
+        }
     }
 
     private void send(long offset, ByteBuffer data) throws IOException {

@@ -79,6 +79,11 @@ public final class HaService {
             HaServer s = server;
             if (s != null && config.getBrokerRole() == BrokerRole.SYNC_MASTER) {
                 s.dataArrived();
+                if (config.isSyncMasterDegradeToAsync()) {
+                    // a degraded master's confirm offset moves when the dispatcher asks (confirmOffset()), not
+                    // by an ack, and the store wakes the dispatcher of a confirm-gated log only when told
+                    store.confirmOffsetMoved();
+                }
             }
         });
         store.setLogStartListener(this::pruneEpochs);

@@ -24,6 +24,10 @@ final class ReplicaTracker {
         volatile long acked = -1;
         volatile long lastAckMillis;
         volatile long caughtUpMillis;
+        /** Stage timing only: the offsets and times of this replica's last acks (its reader thread writes). */
+        final long[] ackOffsets = AckPathTiming.ENABLED ? new long[64] : null;
+        final long[] ackNanos = AckPathTiming.ENABLED ? new long[64] : null;
+        volatile int ackCount;
 
         Replica(long brokerId, String address) {
             this.brokerId = brokerId;
@@ -78,9 +82,35 @@ final class ReplicaTracker {
         if (offset >= masterMaxOffset.getAsLong()) {
             replica.caughtUpMillis = now;
         }
+        if (AckPathTiming.ENABLED) {
+            int slot = replica.ackCount & (replica.ackOffsets.length - 1);
+            replica.ackOffsets[slot] = offset;
+            replica.ackNanos[slot] = System.nanoTime();
+            replica.ackCount++;
+        }
         if (requiredAcks > 0 && raise(kthHighestAck())) {
+            if (AckPathTiming.ENABLED) {
+                timeSpread(replicated.get());
+            }
             onAdvance.run();
         }
+    }
+
+    /** How long before this ack the first replica acked the offset now replicated. */
+    private void timeSpread(long offset) {
+        long now = System.nanoTime();
+        long first = now;
+        for (Replica r : replicas) {
+            int count = r.ackCount;
+            for (int i = 1; i <= Math.min(count, r.ackOffsets.length); i++) {
+                int slot = (count - i) & (r.ackOffsets.length - 1);
+                if (r.ackOffsets[slot] < offset) {
+                    break; // older acks hold less
+                }
+                first = Math.min(first, r.ackNanos[slot]);
+            }
+        }
+        AckPathTiming.time(AckPathTiming.Stage.ACK_SPREAD, now - first);
     }
 
     /** Switches to controller-mode counting with these voters (null: back to classic counting). */

@@ -337,6 +337,7 @@ public final class CommitLog {
      * blank end-of-file record, which may be given as its 8-byte header alone (the rest of the file stays
      * unwritten). Everything is checked before anything is written: on a refusal the log is unchanged. Does
      * not assign queue offsets (the dispatcher builds the consume queues from the records). Takes the put lock.
+     * Unlike a put, it does not run the append listener: the caller tells the dispatcher when it wants.
      */
     public ReplicaAppendResult appendReplicated(long offset, ByteBuffer records) {
         long end;
@@ -405,7 +406,7 @@ public final class CommitLog {
         } finally {
             putLock.unlock();
         }
-        appendListener.run();
+        // no append listener here: the store announces the bytes when its caller is ready (a slave acks first)
         return ReplicaAppendResult.appended(end);
     }
 

@@ -126,6 +126,17 @@ final class ControllerModeCluster implements AutoCloseable {
         }
     }
 
+    /** The replicas whose process runs now. */
+    List<Replica> running() {
+        List<Replica> out = new ArrayList<>();
+        for (Replica r : replicas) {
+            if (r.process != null && r.process.isAlive()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
     /** The controllers' view of the group (from their leader). */
     BrokerGroupInfo group() throws Exception {
         List<BrokerGroupInfo> groups = admin.brokerGroups(NAME);

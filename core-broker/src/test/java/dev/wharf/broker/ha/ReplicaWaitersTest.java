@@ -45,6 +45,27 @@ class ReplicaWaitersTest {
     }
 
     @Test
+    void anUnconfirmedSendTimesOutThoughPutsDoNotWakeTheTimeoutThread() throws Exception {
+        AtomicLong replicated = new AtomicLong();
+        ReplicaWaiters waiters = new ReplicaWaiters(replicated::get, 200);
+        waiters.start();
+        try {
+            CompletableFuture<PutMessageResult> confirmed = waiters.await(100);
+            CompletableFuture<PutMessageResult> never = waiters.await(200);
+            replicated.set(100);
+            waiters.advanced(); // the ack that covers the first
+            assertThat(confirmed.get(5, TimeUnit.SECONDS).status()).isEqualTo(PutMessageStatus.PUT_OK);
+            // the thread's sleep (at most the slave timeout) began before these puts, so it ends by their deadline
+            PutMessageResult late = never.get(10, TimeUnit.SECONDS);
+            assertThat(late.status()).isEqualTo(PutMessageStatus.FLUSH_SLAVE_TIMEOUT);
+            assertThat(late.errorMessage()).contains("slaveTimeout (200 ms)");
+            assertThat(waiters.waiting()).isZero();
+        } finally {
+            waiters.close(DEMOTED);
+        }
+    }
+
+    @Test
     void aWaitingRoomClosedBeforeItsThreadRanStillAnswers() throws Exception {
         ReplicaWaiters waiters = new ReplicaWaiters(() -> 0, 60_000);
         CompletableFuture<PutMessageResult> pending = waiters.await(10);
