@@ -7,13 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * A store with many queues (default 12,500 topics x 8 queues = 100,000, one message each) in child processes
@@ -80,7 +78,7 @@ public final class ManyQueuesBenchmark {
             }
         } finally {
             if (deleteBase) {
-                deleteTree(baseDir);
+                Bench.deleteTree(baseDir);
             }
         }
     }
@@ -120,13 +118,5 @@ public final class ManyQueuesBenchmark {
             throw new IllegalStateException("child " + mode + " failed (exit " + process.exitValue() + "); see " + err);
         }
         return values;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -15,16 +15,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * What the broker's metrics cost: send throughput with metrics on and off in the same run (runs alternate off, on,
@@ -58,7 +53,7 @@ public final class MetricsBenchmark {
             bench.run();
         } finally {
             if (bench.deleteBase) {
-                deleteTree(bench.baseDir);
+                Bench.deleteTree(bench.baseDir);
             }
         }
         System.exit(0);
@@ -90,15 +85,9 @@ public final class MetricsBenchmark {
         }
         if (rounds > 0) {
             System.out.printf(Locale.ROOT, "send TPS, metrics on / off: median %.3fx (medians %.0f / %.0f msg/s;"
-                    + " target >= 0.97)%n", median(on) / median(off), median(on), median(off));
+                    + " target >= 0.97)%n", Bench.median(on) / Bench.median(off), Bench.median(on), Bench.median(off));
         }
         scrapeTime();
-    }
-
-    private static double median(double[] values) {
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     private BrokerSettings settings(Path store, String namesrv, boolean metrics) {
@@ -144,7 +133,7 @@ public final class MetricsBenchmark {
             }
             broker.shutdown();
             nameServer.shutdown();
-            deleteTree(dir);
+            Bench.deleteTree(dir);
         }
     }
 
@@ -156,40 +145,8 @@ public final class MetricsBenchmark {
     }
 
     private double drive(Producer producer) throws InterruptedException {
-        byte[] body = new byte[1024];
-        AtomicBoolean counting = new AtomicBoolean();
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong messages = new AtomicLong();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            Thread worker = new Thread(() -> {
-                while (!stop.get()) {
-                    try {
-                        if (producer.send(new Message(TOPIC, body)).sendStatus() == SendStatus.SEND_OK
-                                && counting.get()) {
-                            messages.incrementAndGet();
-                        }
-                    } catch (InterruptedException e) {
-                        return;
-                    } catch (Exception e) {
-                        // a failed send is not counted
-                    }
-                }
-            }, "metrics-bench-" + t);
-            worker.start();
-            workers.add(worker);
-        }
-        Thread.sleep(WARM_UP_MILLIS);
-        counting.set(true);
-        long start = System.nanoTime();
-        Thread.sleep(seconds * 1_000L);
-        long sent = messages.get();
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        stop.set(true);
-        for (Thread w : workers) {
-            w.join(10_000);
-        }
-        return sent / elapsed;
+        return TimedSenders.run("metrics-bench", threads, 1024, WARM_UP_MILLIS, seconds * 1_000L,
+                body -> producer.send(new Message(TOPIC, body)).sendStatus() == SendStatus.SEND_OK ? 1 : 0).perSecond();
     }
 
     /** Scrape time for {@code topics} topics x {@code groups} groups, all pairs exported. */
@@ -253,17 +210,6 @@ public final class MetricsBenchmark {
         } finally {
             broker.shutdown();
             nameServer.shutdown();
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

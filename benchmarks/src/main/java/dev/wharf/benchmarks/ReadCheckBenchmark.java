@@ -11,13 +11,9 @@ import dev.wharf.store.recovery.CheckpointLayout;
 import dev.wharf.store.recovery.StoreCheckpoint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * What verifying records on read ({@code checkCRCOnRead}) costs, and how long recovery takes to validate a
@@ -73,7 +69,7 @@ public final class ReadCheckBenchmark {
             uncleanRestart();
         } finally {
             if (deleteBase) {
-                deleteTree(baseDir);
+                Bench.deleteTree(baseDir);
             }
         }
     }
@@ -113,8 +109,8 @@ public final class ReadCheckBenchmark {
             System.out.printf(Locale.ROOT, "  %s, round %d: check off %,.0f msgs/s, on %,.0f msgs/s%n", what, r + 1,
                     off[r], on[r]);
         }
-        double medianOff = median(off);
-        double medianOn = median(on);
+        double medianOff = Bench.median(off);
+        double medianOn = Bench.median(on);
         System.out.printf(Locale.ROOT, "  %s, median: off %,.0f msgs/s, on %,.0f msgs/s: on/off = %.3f%n", what,
                 medianOff, medianOn, medianOn / medianOff);
     }
@@ -167,22 +163,5 @@ public final class ReadCheckBenchmark {
         System.out.printf(Locale.ROOT, "  unclean restart validating the whole log (%.2f GB, %,d records): %.0f ms%n",
                 store.getMaxPhyOffset() / 1e9, messages, millis);
         store.shutdown();
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -11,17 +11,14 @@ import dev.wharf.client.producer.SendStatus;
 import dev.wharf.common.message.Message;
 import dev.wharf.namesrv.NameServer;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 
 /**
  * Send throughput and latency of a replicated broker group next to a single broker, in the same run: a NameServer,
@@ -92,7 +89,7 @@ public final class ReplicationBenchmark {
                     sync.rate / base.rate, (double) sync.p99Micros / base.p99Micros);
         } finally {
             if (deleteBase) {
-                deleteTree(baseDir);
+                Bench.deleteTree(baseDir);
             }
         }
     }
@@ -228,16 +225,5 @@ public final class ReplicationBenchmark {
         System.out.printf(Locale.ROOT, "  %-24s %8.0f msg/s, send p50 %.2f ms p99 %.2f ms, %d failed%n", name, rate,
                 all.percentile(50) / 1000.0, all.percentile(99) / 1000.0, failures.get());
         return new Result(name, rate, all.percentile(50), all.percentile(99), failures.get(), lag);
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -13,17 +13,14 @@ import dev.wharf.embedded.EmbeddedServer;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
  * Scheduled-delivery lateness end to end: a NameServer, a broker and a producer and push consumer of the real
@@ -144,7 +141,7 @@ public final class ScheduleBenchmark {
         producer.shutdown();
         server.close();
         if (deleteDir) {
-            deleteTree(dir);
+            Bench.deleteTree(dir);
         }
     }
 
@@ -191,7 +188,7 @@ public final class ScheduleBenchmark {
                 rebuild, millis, again.schedule().timerPendingCount());
         again.shutdown();
         if (deleteDir) {
-            deleteTree(dir);
+            Bench.deleteTree(dir);
         }
     }
 
@@ -230,13 +227,5 @@ public final class ScheduleBenchmark {
         }
         int index = (int) Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1);
         return sorted[Math.max(0, index)];
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -15,18 +15,11 @@ import dev.wharf.security.PasswordHasher;
 import dev.wharf.security.Policy;
 import dev.wharf.security.User;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * What security costs a producer: send throughput with every request signed and checked against the users file
@@ -72,7 +65,7 @@ public final class SecurityBenchmark {
             bench.run();
         } finally {
             if (bench.deleteBase) {
-                deleteTree(bench.baseDir);
+                Bench.deleteTree(bench.baseDir);
             }
         }
         System.exit(0);
@@ -123,20 +116,14 @@ public final class SecurityBenchmark {
                     + " ACL %.1f us, TLS %.1f us%n", r + 1, cpu[Mode.PLAIN.ordinal()][r], cpu[Mode.ACL.ordinal()][r],
                     cpu[Mode.TLS.ordinal()][r]);
         }
-        double plain = median(rates[Mode.PLAIN.ordinal()]);
-        double acl = median(rates[Mode.ACL.ordinal()]);
-        double tls = median(rates[Mode.TLS.ordinal()]);
+        double plain = Bench.median(rates[Mode.PLAIN.ordinal()]);
+        double acl = Bench.median(rates[Mode.ACL.ordinal()]);
+        double tls = Bench.median(rates[Mode.TLS.ordinal()]);
         System.out.printf(Locale.ROOT, "send TPS medians: plain %.0f, ACL %.0f, TLS %.0f msg/s%n", plain, acl, tls);
         System.out.printf(Locale.ROOT, "ACL / plain: %.3fx (target >= 0.95); TLS / plain: %.3fx (target >= 0.7)%n",
                 acl / plain, tls / plain);
         System.out.printf(Locale.ROOT, "CPU per send medians: plain %.1f us, ACL %.1f us, TLS %.1f us%n",
-                median(cpu[Mode.PLAIN.ordinal()]), median(cpu[Mode.ACL.ordinal()]), median(cpu[Mode.TLS.ordinal()]));
-    }
-
-    private static double median(double[] values) {
-        double[] v = values.clone();
-        Arrays.sort(v);
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+                Bench.median(cpu[Mode.PLAIN.ordinal()]), Bench.median(cpu[Mode.ACL.ordinal()]), Bench.median(cpu[Mode.TLS.ordinal()]));
     }
 
     private void secure(NettyServerConfig netty, Mode mode) {
@@ -195,58 +182,19 @@ public final class SecurityBenchmark {
             }
             broker.shutdown();
             nameServer.shutdown();
-            deleteTree(dir);
+            Bench.deleteTree(dir);
         }
     }
 
     private double drive(Producer producer) throws InterruptedException {
-        byte[] body = new byte[1024];
-        AtomicBoolean counting = new AtomicBoolean();
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong messages = new AtomicLong();
-        AtomicLong failures = new AtomicLong();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            Thread worker = new Thread(() -> {
-                while (!stop.get()) {
-                    try {
-                        if (producer.send(new Message(TOPIC, body)).sendStatus() == SendStatus.SEND_OK
-                                && counting.get()) {
-                            messages.incrementAndGet();
-                        }
-                    } catch (InterruptedException e) {
-                        return;
-                    } catch (Exception e) {
-                        failures.incrementAndGet(); // not counted; reported below, a refused send would show here
-                    }
-                }
-            }, "security-bench-" + t);
-            worker.start();
-            workers.add(worker);
-        }
-        Thread.sleep(WARM_UP_MILLIS);
-        counting.set(true);
-        long start = System.nanoTime();
-        long cpuStart = processCpuNanos();
-        Thread.sleep(seconds * 1_000L);
-        long sent = messages.get();
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        lastCpuMicros = sent == 0 ? 0 : (processCpuNanos() - cpuStart) / 1e3 / sent;
-        stop.set(true);
-        for (Thread w : workers) {
-            w.join(10_000);
-        }
-        if (sent == 0) {
-            throw new IllegalStateException("no send succeeded (" + failures.get() + " failed): the run's security"
+        TimedSenders.Result r = TimedSenders.run("security-bench", threads, 1024, WARM_UP_MILLIS, seconds * 1_000L,
+                body -> producer.send(new Message(TOPIC, body)).sendStatus() == SendStatus.SEND_OK ? 1 : 0);
+        if (r.messages() == 0) {
+            throw new IllegalStateException("no send succeeded (" + r.failures() + " failed): the run's security"
                     + " set-up is broken");
         }
-        return sent / elapsed;
-    }
-
-    /** CPU time of this process so far, or 0 where the JVM does not tell. */
-    private static long processCpuNanos() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : 0;
+        lastCpuMicros = r.cpuMicrosPerMessage();
+        return r.perSecond();
     }
 
     private static void keytool(String... args) throws IOException, InterruptedException {
@@ -257,17 +205,6 @@ public final class SecurityBenchmark {
         String output = new String(p.getInputStream().readAllBytes());
         if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
             throw new IOException("keytool " + args[0] + " failed: " + output);
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
         }
     }
 }

@@ -13,13 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * Measures the store against the disk it runs on, in one run: raw sequential write bandwidth of the disk
@@ -90,7 +88,7 @@ public final class StoreBenchmark {
                     sync8.msgsPerSecond / sync8.putsPerForce);
         } finally {
             if (deleteBase) {
-                deleteTree(baseDir);
+                Bench.deleteTree(baseDir);
             }
         }
     }
@@ -207,7 +205,7 @@ public final class StoreBenchmark {
         } else {
             store.shutdown();
         }
-        deleteTree(root);
+        Bench.deleteTree(root);
         return result;
     }
 
@@ -228,16 +226,5 @@ public final class StoreBenchmark {
         }
         double taken = (System.nanoTime() - start) / 1e9;
         line("batch read (32 per call) from consume queue", messages / taken, bytes / 1e6 / taken, null);
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -13,15 +13,9 @@ import dev.wharf.common.message.MessageExt;
 import dev.wharf.embedded.EmbeddedServer;
 import dev.wharf.store.FlushDiskType;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * Transactional send throughput next to plain send throughput, end to end over loopback: a NameServer and a broker
@@ -66,13 +60,6 @@ public final class TransactionBenchmark {
         syncFlush = syncFlush || a.flag("--sync-flush");
         baseDir = a.dir("wharf-tx-bench");
         deleteBase = a.temporaryDir();
-    }
-
-
-    /** One kind of send, done by each thread in a loop; returns how many messages it stored. */
-    @FunctionalInterface
-    private interface Sender {
-        int sendOnce(byte[] body) throws Exception;
     }
 
     private void run() throws Exception {
@@ -132,7 +119,7 @@ public final class TransactionBenchmark {
             plain.shutdown();
             server.close();
             if (deleteBase) {
-                deleteTree(baseDir);
+                Bench.deleteTree(baseDir);
             }
         }
     }
@@ -150,56 +137,11 @@ public final class TransactionBenchmark {
     }
 
     /** Runs the sender on every thread for the warm-up, then for the measured time; returns messages per second. */
-    private double measure(String what, Sender sender) throws InterruptedException {
-        byte[] body = new byte[bodySize];
-        AtomicBoolean counting = new AtomicBoolean();
-        AtomicBoolean stop = new AtomicBoolean();
-        AtomicLong messages = new AtomicLong();
-        AtomicLong failures = new AtomicLong();
-        List<Thread> workers = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            Thread worker = new Thread(() -> {
-                while (!stop.get()) {
-                    try {
-                        int stored = sender.sendOnce(body);
-                        if (counting.get()) {
-                            messages.addAndGet(stored);
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        return;
-                    } catch (Exception e) {
-                        failures.incrementAndGet();
-                    }
-                }
-            }, "bench-sender-" + t);
-            worker.start();
-            workers.add(worker);
-        }
-        Thread.sleep(WARM_UP_MILLIS);
-        counting.set(true);
-        long start = System.nanoTime();
-        Thread.sleep(seconds * 1000L);
-        counting.set(false);
-        double taken = (System.nanoTime() - start) / 1e9;
-        stop.set(true);
-        for (Thread worker : workers) {
-            worker.join();
-        }
-        double rate = messages.get() / taken;
-        System.out.printf(Locale.ROOT, "  %-40s %10.0f msgs/s%s%n", what, rate,
-                failures.get() == 0 ? "" : "  (" + failures.get() + " failed sends)");
-        return rate;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
+    private double measure(String what, TimedSenders.Sender sender) throws InterruptedException {
+        TimedSenders.Result r = TimedSenders.run("bench-sender", threads, bodySize, WARM_UP_MILLIS, seconds * 1000L,
+                sender);
+        System.out.printf(Locale.ROOT, "  %-40s %10.0f msgs/s%s%n", what, r.perSecond(),
+                r.failures() == 0 ? "" : "  (" + r.failures() + " failed sends)");
+        return r.perSecond();
     }
 }
