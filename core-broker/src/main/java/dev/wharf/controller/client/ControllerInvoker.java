@@ -20,10 +20,10 @@ import java.util.function.Supplier;
  * Sends requests to the controller leader: first where the leader was last found, then wherever a node's
  * CONTROLLER_NOT_LEADER answer points, then every configured address in turn, round after round for up to one
  * request timeout (a controller election takes a second or two). A node that stayed silent until the attempt's
- * timeout (paused, cut off) is suspect for a while: it is asked after the others and at most once per attempt
- * timeout, and a redirect to it is not followed, so a silent old leader that the followers still name until they
- * have elected costs one attempt, not the whole request timeout. A node that refuses the connection at once (killed,
- * restarting) costs nothing and is asked every round. Thread-safe.
+ * timeout (paused, cut off) is suspect for a while: it is asked after the others, at most once per attempt timeout
+ * (or per second if shorter), and a redirect to it is not followed, so a silent old leader that the followers still
+ * name until they have elected costs one attempt, not the whole request timeout. A node that refuses the connection
+ * at once (killed, restarting) costs nothing and is asked every round. Thread-safe.
  */
 public final class ControllerInvoker {
 
@@ -118,7 +118,9 @@ public final class ControllerInvoker {
     public LeaderAnswer invokeLeader(Supplier<RemotingCommand> request, long attemptTimeoutMillis)
             throws ControllerException, InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMillis;
-        long attemptNanos = TimeUnit.MILLISECONDS.toNanos(attemptTimeoutMillis);
+        // a suspect is asked again once an attempt's time has passed since it was silent, and after a second at
+        // most: a leader that was only slow must not be skipped for long
+        long askSuspectAfterNanos = TimeUnit.MILLISECONDS.toNanos(Math.min(attemptTimeoutMillis, 1_000));
         Set<String> problems = new LinkedHashSet<>();
         while (true) {
             long now = System.nanoTime();
@@ -132,7 +134,7 @@ public final class ControllerInvoker {
                 Long silentSince = suspectSince.get(a);
                 if (silentSince == null || now - silentSince >= suspectNanos) {
                     queue.add(a);
-                } else if (now - silentSince >= attemptNanos) {
+                } else if (now - silentSince >= askSuspectAfterNanos) {
                     suspects.add(a); // silent a while ago: asked again, but after the others
                 }
             }
