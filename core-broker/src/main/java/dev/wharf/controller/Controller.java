@@ -94,7 +94,7 @@ public final class Controller {
             @Override
             public void onLeaderChanged(String newLeaderId) {
                 if (!raft.selfId().equals(newLeaderId)) {
-                    elections.onLeadershipLost();
+                    elections.onLeadershipLost(newLeaderId);
                 }
             }
         });

@@ -53,6 +53,8 @@ final class Elections {
     private final ElectPolicy policy;
     private final LongSupplier clock;
     private volatile long livenessKnownAfter = Long.MAX_VALUE;
+    /** The term whose leadership {@link #onLeaderReady} prepared the liveness table for; -1: none. */
+    private volatile long seededTerm = -1;
 
     Elections(RaftNode raft, ControllerState state, BrokerLiveTable live, ControllerConfig config, LongSupplier clock) {
         this.raft = raft;
@@ -79,13 +81,30 @@ final class Elections {
             }
         }
         livenessKnownAfter = until;
+        seededTerm = raft.currentTerm();
         log.info("Controller {} leads; {} registered replicas count as alive for {} ms unless they heartbeat sooner",
                 raft.selfId(), presumed, config.getControllerHeartBeatTimeoutMills());
     }
 
-    void onLeadershipLost() {
+    /**
+     * Another node leads now: the table is cleared (a later leadership starts from presumptions again). A notice that
+     * arrives while this node leads (a late one about an earlier term) is ignored, or it would wipe the presumptions
+     * of the current leadership and let masters that have not heartbeated yet count as dead.
+     */
+    void onLeadershipLost(String newLeaderId) {
+        if (raft.isLeader()) {
+            log.info("Controller {} leads; a leadership notice naming {} is out of date and ignored", raft.selfId(),
+                    newLeaderId);
+            return;
+        }
+        seededTerm = -1;
         livenessKnownAfter = Long.MAX_VALUE;
         live.clear();
+    }
+
+    /** Whether this node is a ready leader whose liveness table was prepared for its current term. */
+    private boolean leadsWithLiveness() {
+        return raft.isLeaderReady() && raft.currentTerm() == seededTerm;
     }
 
     long livenessKnownInMillis() {
@@ -97,6 +116,11 @@ final class Elections {
         if (g == null) {
             return new Outcome(ResponseCode.CONTROLLER_INVALID_REQUEST, "no broker of name " + brokerName
                     + " has registered with the controller", null);
+        }
+        if (g.everElected() && !leadsWithLiveness()) {
+            // before the presumptions of this term are in place, a master not heard from yet would count as dead
+            return new Outcome(ResponseCode.CONTROLLER_ELECT_MASTER_FAILED, "the controller leader changed a moment"
+                    + " ago and is not ready to judge which brokers are alive; retry", g);
         }
         long now = clock.getAsLong();
         if (designated == ControllerHeaders.NO_BROKER && g.hasMaster()
@@ -179,7 +203,7 @@ final class Elections {
 
     /** The periodic scan on the leader: drops silent brokers and elects where a master is missing or dead. */
     void scan() {
-        if (!raft.isLeaderReady()) {
+        if (!leadsWithLiveness()) {
             return;
         }
         long now = clock.getAsLong();

@@ -127,6 +127,16 @@ final class RaftNode implements AutoCloseable {
         return info.isLeader() && info.isLeaderReady();
     }
 
+    /** Whether this node is the leader now, ready or not. */
+    boolean isLeader() {
+        return division.getInfo().isLeader();
+    }
+
+    /** The Raft term this node is in. */
+    long currentTerm() {
+        return division.getInfo().getCurrentTerm();
+    }
+
     /** The leader's id as this node knows it, or null. */
     String leaderId() {
         RaftPeerId id = division.getInfo().getLeaderId();
