@@ -86,15 +86,24 @@ public final class Controller {
         raft = new RaftNode(config, peers, stateMachine);
         elections = new Elections(raft, stateMachine.state(), live, config, System::currentTimeMillis);
         stateMachine.setLeadershipListener(new ControllerStateMachine.LeadershipListener() {
+            // called from inside Ratis: nothing may be thrown back into it
             @Override
             public void onLeaderReady() {
-                elections.onLeaderReady();
+                try {
+                    elections.onLeaderReady();
+                } catch (RuntimeException e) {
+                    log.error("Controller {} could not prepare its leadership", raft.selfId(), e);
+                }
             }
 
             @Override
             public void onLeaderChanged(String newLeaderId) {
-                if (!raft.selfId().equals(newLeaderId)) {
-                    elections.onLeadershipLost(newLeaderId);
+                try {
+                    if (!raft.selfId().equals(newLeaderId)) {
+                        elections.onLeadershipLost(newLeaderId);
+                    }
+                } catch (RuntimeException e) {
+                    log.error("Controller {} could not hand over its leadership", raft.selfId(), e);
                 }
             }
         });
