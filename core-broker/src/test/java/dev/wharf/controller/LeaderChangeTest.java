@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -69,12 +70,13 @@ class LeaderChangeTest {
         config.setControllerAddr(nodes.addresses());
         config.setBrokerHeartbeatInterval(200);
         config.setControllerHeartBeatTimeoutMills(ControllerNodes.HEARTBEAT_TIMEOUT);
+        config.setControllerRequestTimeoutMillis(15_000); // a loaded machine may take seconds to commit a registration
         try (ControllerClient master = new ControllerClient(config, "C", "change-a", "127.0.0.1:27001", 0,
                 ReplicaStatus.EMPTY, (name, masterId, address, epoch, set) -> epochsSeen.add(epoch));
              RawBroker slave = new RawBroker(nodes.addresses(), "change-a", "127.0.0.1:27002")) {
             master.start();
             await().atMost(Duration.ofSeconds(20)).until(master::isMaster);
-            slave.register();
+            registered(slave);
             slave.beat();
             master.alterSyncStateSet(Set.of(master.brokerId(), slave.brokerId));
             GroupRecord before = group(leader, "change-a");
@@ -104,10 +106,12 @@ class LeaderChangeTest {
         Controller leader = nodes.awaitLeader();
         try (RawBroker a = new RawBroker(nodes.addresses(), "change-b", "127.0.0.1:27011");
              RawBroker b = new RawBroker(nodes.addresses(), "change-b", "127.0.0.1:27012")) {
-            a.register();
+            registered(a);
             a.beat();
-            BrokerGroupInfo g = a.becomeMaster();
-            b.register();
+            AtomicReference<BrokerGroupInfo> elected = new AtomicReference<>();
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> elected.set(a.becomeMaster()));
+            BrokerGroupInfo g = elected.get();
+            registered(b);
             b.beat();
             RawBroker.expect(a.alter(g.masterEpoch(), g.syncStateSetEpoch(), List.of(a.brokerId, b.brokerId)),
                     ResponseCode.SUCCESS);
@@ -130,6 +134,11 @@ class LeaderChangeTest {
                     .until(() -> group(newLeader, "change-b").masterBrokerId() == b.brokerId);
             assertThat(group(newLeader, "change-b").masterEpoch()).isEqualTo(g.masterEpoch() + 1);
         }
+    }
+
+    /** Registers, again while a loaded machine keeps the change from committing within the controllers' timeout. */
+    private static void registered(RawBroker broker) {
+        await().atMost(Duration.ofSeconds(60)).untilAsserted(broker::register);
     }
 
     private void stop(Controller leader) {
