@@ -61,7 +61,7 @@ public final class ChaosMain implements Callable<Integer> {
     @Option(names = "--faults", defaultValue = "auto", paramLabel = "KIND[,KIND]",
             description = "Faults to pick from: kill-master, kill-slave, kill-controller-leader, pause-master,"
                     + " pause-slave, partition-master, partition-master-keep-clients, partition-controller-leader,"
-                    + " all, or auto (every kind the mode supports; the partition kinds only when running as root)."
+                    + " pause-controller-leader, all, or auto (every kind the mode supports; the partition kinds only when running as root)."
                     + " Default: ${DEFAULT-VALUE}")
     String faults;
 

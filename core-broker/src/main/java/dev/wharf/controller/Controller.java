@@ -5,6 +5,7 @@ import dev.wharf.controller.elect.BrokerLiveTable;
 import dev.wharf.controller.elect.LiveBroker;
 import dev.wharf.controller.state.ControllerStateMachine;
 import dev.wharf.controller.state.LogCommand;
+import dev.wharf.protocol.RequestCode;
 import dev.wharf.remoting.ChannelEventListener;
 import dev.wharf.remoting.NettyRemotingServer;
 import dev.wharf.remoting.NettyServerConfig;
@@ -41,6 +42,7 @@ public final class Controller {
     private Elections elections;
     private NettyRemotingServer ownServer;
     private ThreadPoolExecutor executor;
+    private ThreadPoolExecutor fastExecutor;
     private ScheduledExecutorService scheduler;
     private Supplier<String> address;
 
@@ -86,15 +88,24 @@ public final class Controller {
         raft = new RaftNode(config, peers, stateMachine);
         elections = new Elections(raft, stateMachine.state(), live, config, System::currentTimeMillis);
         stateMachine.setLeadershipListener(new ControllerStateMachine.LeadershipListener() {
+            // called from inside Ratis: nothing may be thrown back into it
             @Override
             public void onLeaderReady() {
-                elections.onLeaderReady();
+                try {
+                    elections.onLeaderReady();
+                } catch (RuntimeException e) {
+                    log.error("Controller {} could not prepare its leadership", raft.selfId(), e);
+                }
             }
 
             @Override
             public void onLeaderChanged(String newLeaderId) {
-                if (!raft.selfId().equals(newLeaderId)) {
-                    elections.onLeadershipLost();
+                try {
+                    if (!raft.selfId().equals(newLeaderId)) {
+                        elections.onLeadershipLost(newLeaderId);
+                    }
+                } catch (RuntimeException e) {
+                    log.error("Controller {} could not hand over its leadership", raft.selfId(), e);
                 }
             }
         });
@@ -108,8 +119,14 @@ public final class Controller {
         executor = RemotingExecutors.bounded("controller-processor", config.getControllerThreadPoolNums(), 10_000);
         ControllerProcessor processor = new ControllerProcessor(raft, stateMachine.state(), live, elections, config,
                 address, System::currentTimeMillis);
+        // heartbeats and metadata are answered from memory: they must not queue behind requests that wait for the
+        // Raft group (a write or a linearizable read blocks its thread while the group elects), or masters lose their
+        // leases exactly when the controller leader changes
+        fastExecutor = RemotingExecutors.bounded("controller-heartbeat", 1, 10_000);
         for (int code : ControllerProcessor.codes()) {
-            server.registerProcessor(code, processor, executor);
+            boolean fromMemory = code == RequestCode.CONTROLLER_BROKER_HEARTBEAT
+                    || code == RequestCode.CONTROLLER_GET_METADATA_INFO;
+            server.registerProcessor(code, processor, fromMemory ? fastExecutor : executor);
         }
         scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("controller-scan"));
         scheduler.scheduleWithFixedDelay(this::scan, config.getScanNotActiveBrokerInterval(),
@@ -164,6 +181,10 @@ public final class Controller {
         if (executor != null) {
             executor.shutdownNow();
             executor = null;
+        }
+        if (fastExecutor != null) {
+            fastExecutor.shutdownNow();
+            fastExecutor = null;
         }
         if (raft != null) {
             try {

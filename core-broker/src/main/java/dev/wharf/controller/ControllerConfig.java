@@ -7,7 +7,9 @@ import java.nio.file.Path;
  * ({@code controllerDLegerGroup}/{@code Peers}/{@code SelfId}) become {@code controllerGroup}, {@code controllerPeers}
  * and {@code controllerSelfId}, since Wharf's controller runs on Apache Ratis. Defaults aim at a failover within about
  * 5 s of a master going silent: brokers heartbeat every 500 ms, a master silent for 3 s is dead, the leader looks
- * every 500 ms.
+ * every 500 ms. A change of controller leader must be over well within a master's lease (2 s by default) or every
+ * master stops acknowledging writes meanwhile: a Raft election timeout of 500–1000 ms, plus the vote and the brokers
+ * finding the new leader, keeps it under about 1.5 s.
  */
 public class ControllerConfig {
 
@@ -19,7 +21,7 @@ public class ControllerConfig {
     private long scanNotActiveBrokerInterval = 500;
     private boolean enableElectUncleanMaster = false;
     private boolean notifyBrokerRoleChanged = true;
-    private long controllerElectionTimeoutMillis = 1_000;
+    private long controllerElectionTimeoutMillis = 500;
     private long controllerRequestTimeoutMillis = 5_000;
     private long controllerSnapshotThreshold = 1_000;
     private int controllerThreadPoolNums = 4;
@@ -107,7 +109,11 @@ public class ControllerConfig {
         this.notifyBrokerRoleChanged = notifyBrokerRoleChanged;
     }
 
-    /** Raft election timeout (ms): a follower waits between this and twice this before it stands for leader. */
+    /**
+     * Raft election timeout (ms): a follower waits between this and twice this before it stands for leader. Twice
+     * this plus a heartbeat interval must stay below the brokers' masterLeaseMillis, or a leader change lets masters'
+     * leases lapse.
+     */
     public long getControllerElectionTimeoutMillis() {
         return controllerElectionTimeoutMillis;
     }

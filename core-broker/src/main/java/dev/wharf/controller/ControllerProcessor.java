@@ -154,11 +154,10 @@ final class ControllerProcessor implements RequestProcessor {
         }
         long now = clock.getAsLong();
         for (long id : members) {
-            if (id != h.masterBrokerId() && live.alive(h.brokerName(), id, now) == null) {
+            if (id != h.masterBrokerId() && !live.aliveOrPresumed(h.brokerName(), id, now)) {
                 return request.newResponse(ResponseCode.CONTROLLER_INVALID_REPLICAS, "broker " + id + " of "
-                        + h.brokerName() + " is not alive" + (elections.livenessKnown() ? ""
-                        : " as far as this new leader knows yet; retry in " + elections.livenessKnownInMillis()
-                        + " ms") + "; it cannot join the sync-state set");
+                        + h.brokerName() + " is not alive (its heartbeats lapsed or its connection closed); it"
+                        + " cannot join the sync-state set");
             }
         }
         ApplyResult r = join(raft.write(new LogCommand.AlterSyncStateSet(h.brokerName(), h.masterBrokerId(),

@@ -17,6 +17,7 @@ import dev.wharf.protocol.header.ControllerHeaders;
 import dev.wharf.protocol.header.ControllerHeaders.MasterHeader;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.exception.RemotingException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -28,9 +29,11 @@ import org.slf4j.LoggerFactory;
  * admin) and for the periodic scan that finds masters whose heartbeats lapsed. Elections are serialized: one decision
  * at a time sees the state the previous one wrote.
  *
- * <p>After this node becomes leader it does not know who is alive (liveness is not replicated). For one heartbeat
- * timeout it lets no master count as dead and refuses elections of groups that ever had a master; brokers heartbeat
- * to the new leader meanwhile.
+ * <p>After this node becomes leader it does not know who is alive (liveness is not replicated: heartbeats went to the
+ * old leader's memory). It presumes every registered replica alive for one heartbeat timeout from the moment it became
+ * leader, as if each had just heartbeated: a master that finds the new leader within that time keeps its role and
+ * epoch, and one that does not is replaced like any silent master. A presumed replica is never elected (nothing is
+ * known of its log), and a group is not left masterless while members of its sync-state set may still turn up.
  */
 final class Elections {
 
@@ -50,6 +53,8 @@ final class Elections {
     private final ElectPolicy policy;
     private final LongSupplier clock;
     private volatile long livenessKnownAfter = Long.MAX_VALUE;
+    /** The term whose leadership {@link #onLeaderReady} prepared the liveness table for; -1: none. */
+    private volatile long seededTerm = -1;
 
     Elections(RaftNode raft, ControllerState state, BrokerLiveTable live, ControllerConfig config, LongSupplier clock) {
         this.raft = raft;
@@ -60,21 +65,46 @@ final class Elections {
         this.clock = clock;
     }
 
-    /** This node just became a ready leader: liveness is re-learnt from scratch over one heartbeat timeout. */
+    /**
+     * This node just became a ready leader: every registered replica is presumed alive for one heartbeat timeout.
+     * The table is not cleared here (it was when leadership was lost): a heartbeat taken between Ratis reporting
+     * this node ready and this call must not be dropped.
+     */
     void onLeaderReady() {
-        live.clear();
-        livenessKnownAfter = clock.getAsLong() + config.getControllerHeartBeatTimeoutMills();
-        log.info("Controller {} leads; broker liveness is known after {} ms of heartbeats", raft.selfId(),
-                config.getControllerHeartBeatTimeoutMills());
+        long now = clock.getAsLong();
+        long until = now + config.getControllerHeartBeatTimeoutMills();
+        int presumed = 0;
+        for (GroupRecord g : state.groups()) {
+            for (long id : g.replicas().keySet()) {
+                live.presume(g.brokerName(), id, until);
+                presumed++;
+            }
+        }
+        livenessKnownAfter = until;
+        seededTerm = raft.currentTerm();
+        log.info("Controller {} leads; {} registered replicas count as alive for {} ms unless they heartbeat sooner",
+                raft.selfId(), presumed, config.getControllerHeartBeatTimeoutMills());
     }
 
-    void onLeadershipLost() {
+    /**
+     * Another node leads now: the table is cleared (a later leadership starts from presumptions again). A notice that
+     * arrives while this node leads (a late one about an earlier term) is ignored, or it would wipe the presumptions
+     * of the current leadership and let masters that have not heartbeated yet count as dead.
+     */
+    void onLeadershipLost(String newLeaderId) {
+        if (raft.isLeader()) {
+            log.info("Controller {} leads; a leadership notice naming {} is out of date and ignored", raft.selfId(),
+                    newLeaderId);
+            return;
+        }
+        seededTerm = -1;
         livenessKnownAfter = Long.MAX_VALUE;
         live.clear();
     }
 
-    boolean livenessKnown() {
-        return clock.getAsLong() >= livenessKnownAfter;
+    /** Whether this node is a ready leader whose liveness table was prepared for its current term. */
+    private boolean leadsWithLiveness() {
+        return raft.isLeaderReady() && raft.currentTerm() == seededTerm;
     }
 
     long livenessKnownInMillis() {
@@ -87,15 +117,29 @@ final class Elections {
             return new Outcome(ResponseCode.CONTROLLER_INVALID_REQUEST, "no broker of name " + brokerName
                     + " has registered with the controller", null);
         }
+        if (g.everElected() && !leadsWithLiveness()) {
+            // before the presumptions of this term are in place, a master not heard from yet would count as dead
+            return new Outcome(ResponseCode.CONTROLLER_ELECT_MASTER_FAILED, "the controller leader changed a moment"
+                    + " ago and is not ready to judge which brokers are alive; retry", g);
+        }
         long now = clock.getAsLong();
+        if (designated == ControllerHeaders.NO_BROKER && g.hasMaster()
+                && live.presumed(brokerName, g.masterBrokerId(), now)) {
+            // not heard from since this node became leader, but not silent for a heartbeat timeout either
+            return new Outcome(ResponseCode.CONTROLLER_MASTER_STILL_EXIST, "broker " + g.masterBrokerId()
+                    + " stays master of " + brokerName + " (the controller leader changed recently; the master counts"
+                    + " as alive for another " + livenessKnownInMillis() + " ms unless it heartbeats)", g);
+        }
         ElectDecision d = policy.decide(g, id -> live.alive(brokerName, id, now), designated, requester);
-        // replacing the master because it was not heard from, not because an admin designated an alive replica
-        boolean judgesSomeoneDead = designated == ControllerHeaders.NO_BROKER
-                && (d.kind() == ElectDecision.Kind.NEW_MASTER || d.kind() == ElectDecision.Kind.NO_CANDIDATE);
-        if (g.everElected() && judgesSomeoneDead && !livenessKnown()) {
-            // a silent replica may just not have found this new leader yet
-            return new Outcome(ResponseCode.CONTROLLER_ELECT_MASTER_FAILED, "the controller leader changed recently "
-                    + "and is still learning which brokers are alive; retry in " + livenessKnownInMillis() + " ms", g);
+        if (d.kind() == ElectDecision.Kind.NO_CANDIDATE && designated == ControllerHeaders.NO_BROKER
+                && g.everElected()) {
+            List<Long> unheard = g.syncStateSet().stream().filter(id -> live.presumed(brokerName, id, now)).toList();
+            if (!unheard.isEmpty()) {
+                // a member that has not found this new leader yet may still be elected: do not clear the master
+                return new Outcome(ResponseCode.CONTROLLER_ELECT_MASTER_FAILED, "the controller leader changed"
+                        + " recently and members " + unheard + " of the sync-state set of " + brokerName + " have not"
+                        + " heartbeated to it yet; retry in " + livenessKnownInMillis() + " ms", g);
+            }
         }
         switch (d.kind()) {
             case KEEP_MASTER:
@@ -159,7 +203,7 @@ final class Elections {
 
     /** The periodic scan on the leader: drops silent brokers and elects where a master is missing or dead. */
     void scan() {
-        if (!raft.isLeaderReady()) {
+        if (!leadsWithLiveness()) {
             return;
         }
         long now = clock.getAsLong();
@@ -167,13 +211,13 @@ final class Elections {
             log.info("Broker {} of {} at {} is silent for over {} ms", gone.brokerId(), gone.brokerName(),
                     gone.address(), gone.timeoutMillis());
         }
-        boolean known = livenessKnown();
+        for (String unheard : live.expirePresumptions(now)) {
+            log.info("Broker {} did not heartbeat within {} ms of this controller becoming leader", unheard,
+                    config.getControllerHeartBeatTimeoutMills());
+        }
         for (GroupRecord g : state.groups()) {
-            if (g.everElected() && !known) {
-                continue;
-            }
             boolean needsElection = g.hasMaster()
-                    ? live.alive(g.brokerName(), g.masterBrokerId(), now) == null
+                    ? !live.aliveOrPresumed(g.brokerName(), g.masterBrokerId(), now)
                     : !live.alive(g.brokerName(), now).isEmpty();
             if (needsElection) {
                 try {

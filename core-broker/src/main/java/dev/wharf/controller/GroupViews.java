@@ -28,7 +28,8 @@ final class GroupViews {
                     : new ReplicaInfo(r.brokerId(), r.address(), b != null, last.epoch(), last.maxOffset(),
                     last.confirmOffset(), last.electionPriority(), last.lastHeartbeatMillis()));
         }
-        boolean masterAlive = g.hasMaster() && live.alive(g.brokerName(), g.masterBrokerId(), now) != null;
+        // a master the leader presumes alive (it became leader less than a heartbeat timeout ago) is not "silent"
+        boolean masterAlive = g.hasMaster() && live.aliveOrPresumed(g.brokerName(), g.masterBrokerId(), now);
         return new BrokerGroupInfo(g.clusterName(), g.brokerName(), g.masterBrokerId(), g.masterAddress(), masterAlive,
                 g.masterEpoch(), g.syncStateSet(), g.syncStateSetEpoch(), replicas);
     }

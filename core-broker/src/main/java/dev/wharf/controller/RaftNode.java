@@ -52,8 +52,8 @@ final class RaftNode implements AutoCloseable {
     private final RaftGroup group;
     private final ClientId clientId = ClientId.randomId();
     private final AtomicLong callIds = new AtomicLong();
-    private RaftServer server;
-    private RaftServer.Division division;
+    private volatile RaftServer server;
+    private volatile RaftServer.Division division;
 
     RaftNode(ControllerConfig config, ControllerPeers peers, ControllerStateMachine stateMachine) {
         this.config = config;
@@ -110,6 +110,24 @@ final class RaftNode implements AutoCloseable {
         return selfId.toString();
     }
 
+    /** This node's member of the group; also while {@link #start} runs (Ratis calls back from inside it). */
+    private RaftServer.Division division() {
+        RaftServer.Division d = division;
+        if (d == null) {
+            RaftServer s = server;
+            if (s == null) {
+                throw new IllegalStateException("controller " + selfId + " is not started");
+            }
+            try {
+                d = s.getDivision(group.getGroupId());
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            division = d;
+        }
+        return d;
+    }
+
     ControllerPeers peers() {
         return peers;
     }
@@ -119,17 +137,27 @@ final class RaftNode implements AutoCloseable {
     }
 
     DivisionInfo info() {
-        return division.getInfo();
+        return division().getInfo();
     }
 
     boolean isLeaderReady() {
-        DivisionInfo info = division.getInfo();
+        DivisionInfo info = division().getInfo();
         return info.isLeader() && info.isLeaderReady();
+    }
+
+    /** Whether this node is the leader now, ready or not. */
+    boolean isLeader() {
+        return division().getInfo().isLeader();
+    }
+
+    /** The Raft term this node is in. */
+    long currentTerm() {
+        return division().getInfo().getCurrentTerm();
     }
 
     /** The leader's id as this node knows it, or null. */
     String leaderId() {
-        RaftPeerId id = division.getInfo().getLeaderId();
+        RaftPeerId id = division().getInfo().getLeaderId();
         return id == null ? null : id.toString();
     }
 

@@ -25,9 +25,16 @@ final class ControllerNodes implements AutoCloseable {
     private final String peers;
     private final List<String> ids = new ArrayList<>();
     private final Map<String, Controller> running = new LinkedHashMap<>();
+    private final long heartbeatTimeout;
 
     ControllerNodes(Path root, int count) throws IOException {
+        this(root, count, HEARTBEAT_TIMEOUT);
+    }
+
+    /** With the controllers' own heartbeat timeout (also how long a new leader presumes replicas alive). */
+    ControllerNodes(Path root, int count, long heartbeatTimeout) throws IOException {
         this.root = root;
+        this.heartbeatTimeout = heartbeatTimeout;
         List<String> parts = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             ids.add("n" + i);
@@ -64,7 +71,9 @@ final class ControllerNodes implements AutoCloseable {
     }
 
     synchronized Controller start(String id) {
-        Controller c = new Controller(config(peers, id, root.resolve(id)));
+        ControllerConfig config = config(peers, id, root.resolve(id));
+        config.setControllerHeartBeatTimeoutMills(heartbeatTimeout);
+        Controller c = new Controller(config);
         NettyServerConfig server = new NettyServerConfig();
         server.setListenPort(0);
         c.start(server);

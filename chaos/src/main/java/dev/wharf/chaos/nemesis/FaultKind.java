@@ -25,7 +25,12 @@ public enum FaultKind {
      */
     PARTITION_MASTER_KEEP_CLIENTS(true, false),
     /** The controllers' Raft leader cut off from the other controllers and the brokers. Controller mode only. */
-    PARTITION_CONTROLLER_LEADER(true, true);
+    PARTITION_CONTROLLER_LEADER(true, true),
+    /**
+     * SIGSTOP of the controllers' Raft leader; SIGCONT when the fault ends. Controller mode only. Unlike a kill, its
+     * connections stay open and silent, so brokers must give up on it by timeout and find the new leader.
+     */
+    PAUSE_CONTROLLER_LEADER(false, true);
 
     private final boolean partition;
     private final boolean needsControllers;

@@ -121,14 +121,14 @@ public final class Nemesis {
                         .filter(n -> n.isUp() && (master.isEmpty() || n != master.get())).toList();
                 yield slaves.isEmpty() ? Optional.empty() : Optional.of(slaves.get(random.nextInt(slaves.size())));
             }
-            case KILL_CONTROLLER_LEADER, PARTITION_CONTROLLER_LEADER -> controllerLeader.get().filter(Node::isUp);
+            case KILL_CONTROLLER_LEADER, PARTITION_CONTROLLER_LEADER, PAUSE_CONTROLLER_LEADER -> controllerLeader.get().filter(Node::isUp);
         };
     }
 
     private void apply(FaultKind kind, Node node) {
         switch (kind) {
             case KILL_MASTER, KILL_SLAVE, KILL_CONTROLLER_LEADER -> cluster.kill(node);
-            case PAUSE_MASTER, PAUSE_SLAVE -> cluster.pause(node);
+            case PAUSE_MASTER, PAUSE_SLAVE, PAUSE_CONTROLLER_LEADER -> cluster.pause(node);
             case PARTITION_MASTER -> partitioner.isolate(node, others(node), true);
             case PARTITION_MASTER_KEEP_CLIENTS -> partitioner.isolate(node, others(node), false);
             case PARTITION_CONTROLLER_LEADER -> partitioner.isolate(node, others(node), false);
@@ -143,7 +143,7 @@ public final class Nemesis {
     private void heal(FaultKind kind, Node node) {
         switch (kind) {
             case KILL_MASTER, KILL_SLAVE, KILL_CONTROLLER_LEADER -> cluster.start(node);
-            case PAUSE_MASTER, PAUSE_SLAVE -> cluster.resume(node);
+            case PAUSE_MASTER, PAUSE_SLAVE, PAUSE_CONTROLLER_LEADER -> cluster.resume(node);
             case PARTITION_MASTER, PARTITION_MASTER_KEEP_CLIENTS, PARTITION_CONTROLLER_LEADER -> partitioner.heal();
         }
     }

@@ -54,6 +54,8 @@ public final class ControllerClient implements AutoCloseable {
     private NettyRemotingClient remoting;
     private ControllerInvoker invoker;
     private ScheduledExecutorService scheduler;
+    /** Polls and group reads, apart from the heartbeats so that a slow read never delays a lease renewal. */
+    private ScheduledExecutorService pollScheduler;
     private ExecutorService listenerThread;
     private ExecutorService noticeThread;
     private volatile long brokerId;
@@ -120,6 +122,8 @@ public final class ControllerClient implements AutoCloseable {
         invoker = new ControllerInvoker(remoting, addresses, config.getControllerRequestTimeoutMillis());
         listenerThread = Executors.newSingleThreadExecutor(new NamedThreadFactory("controller-role-" + brokerName));
         scheduler = Executors.newSingleThreadScheduledExecutor(new NamedThreadFactory("controller-beat-" + brokerName));
+        pollScheduler = Executors.newSingleThreadScheduledExecutor(
+                new NamedThreadFactory("controller-poll-" + brokerName));
         started = true;
         try {
             register();
@@ -133,7 +137,7 @@ public final class ControllerClient implements AutoCloseable {
         }
         scheduler.scheduleWithFixedDelay(this::heartbeatQuietly, config.getBrokerHeartbeatInterval(),
                 config.getBrokerHeartbeatInterval(), TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(this::pollQuietly, config.getSyncBrokerMetadataPeriod(),
+        pollScheduler.scheduleWithFixedDelay(this::pollQuietly, config.getSyncBrokerMetadataPeriod(),
                 config.getSyncBrokerMetadataPeriod(), TimeUnit.MILLISECONDS);
     }
 
@@ -263,18 +267,33 @@ public final class ControllerClient implements AutoCloseable {
         return recorded;
     }
 
-    /** Sends one heartbeat now (the schedule sends them anyway). */
+    /** Sends one heartbeat now (the schedule sends them anyway); a newer group state is read before it returns. */
     public void heartbeat() throws ControllerException, InterruptedException {
-        long sentAt = System.nanoTime();
-        RemotingCommand response = invoker.invokeLeader(() -> RemotingCommand.createRequest(
+        if (sendHeartbeat()) {
+            replicaInfo(); // the heartbeat answer has no set members: fetch the whole group
+        }
+    }
+
+    /**
+     * One heartbeat, retried at other controllers at once when the leader is gone or silent (one attempt waits at
+     * most {@link #heartbeatAttemptMillis()}), so that the lease is renewed at a new leader as soon as it is ready.
+     *
+     * @return whether the answer carries a newer master or set epoch than known (the group should be read)
+     */
+    private boolean sendHeartbeat() throws ControllerException, InterruptedException {
+        ControllerInvoker.LeaderAnswer answer = invoker.invokeLeader(() -> RemotingCommand.createRequest(
                 RequestCode.CONTROLLER_BROKER_HEARTBEAT).writeHeader(new HeartbeatRequest(clusterName, brokerName,
                 brokerAddress, brokerId, status.lastEpoch(), status.maxOffset(), status.confirmOffset(),
-                config.getBrokerElectionPriority(), config.getControllerHeartBeatTimeoutMills())));
+                config.getBrokerElectionPriority(), config.getControllerHeartBeatTimeoutMills())),
+                heartbeatAttemptMillis());
+        RemotingCommand response = answer.response();
+        // the attempt that was answered, not the first one: the leader saw the heartbeat no earlier than that
+        long sentAt = answer.sentAtNanos();
         if (response.code() == ResponseCode.CONTROLLER_BROKER_NEED_TO_BE_REGISTERED) {
             log.info("The controller asks broker {} of {} to register again: {}", brokerId, brokerName,
                     response.remark());
             register();
-            return;
+            return false;
         }
         if (response.code() != ResponseCode.SUCCESS) {
             throw new ControllerException(response.code(), response.remark());
@@ -285,19 +304,28 @@ public final class ControllerClient implements AutoCloseable {
             // while another replica was elected hears of it in this answer and must not acknowledge another write
             lastAcceptedHeartbeatNanos = sentAt;
         }
-        boolean newer;
         synchronized (this) {
-            newer = m.masterEpoch() > masterEpoch
+            return m.masterEpoch() > masterEpoch
                     || m.masterEpoch() == masterEpoch && m.syncStateSetEpoch() > syncStateSetEpoch;
         }
-        if (newer) {
-            replicaInfo(); // the heartbeat answer has no set members: fetch the whole group
-        }
+    }
+
+    /**
+     * How long one heartbeat attempt at one controller may wait: twice the heartbeat interval (a healthy leader
+     * answers from memory in milliseconds), so a silent old leader costs at most that before the others are asked.
+     */
+    private long heartbeatAttemptMillis() {
+        return Math.min(config.getControllerRequestTimeoutMillis(),
+                Math.max(200, 2 * config.getBrokerHeartbeatInterval()));
     }
 
     private void heartbeatQuietly() {
         try {
-            heartbeat();
+            if (sendHeartbeat()) {
+                pollScheduler.execute(this::pollQuietly);
+            }
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            log.debug("Heartbeat answer of {} arrived after shutdown", brokerName);
         } catch (ControllerException e) {
             log.warn("Heartbeat of broker {} of {} to the controller failed: {}", brokerId, brokerName,
                     e.getMessage());
@@ -386,6 +414,9 @@ public final class ControllerClient implements AutoCloseable {
         started = false;
         if (scheduler != null) {
             scheduler.shutdownNow();
+        }
+        if (pollScheduler != null) {
+            pollScheduler.shutdownNow();
         }
         if (remoting != null) {
             remoting.shutdown();
