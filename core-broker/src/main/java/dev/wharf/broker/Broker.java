@@ -118,7 +118,7 @@ public final class Broker {
         this.housekeeping = new ClientHousekeepingService(parts.consumers, parts.producers,
                 config.getChannelExpiredTimeout(), clock);
         this.holdService = new PullRequestHoldService(store, HOLD_CHECK_INTERVAL_MILLIS, clock);
-        this.executors = new BrokerExecutors(config);
+        this.executors = new BrokerExecutors(config.executors());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-broker-scheduler"));
         this.server = new NettyRemotingServer(settings.netty());
         this.innerClients = InnerClients.from(config);

@@ -21,11 +21,11 @@ final class BrokerFixture {
         s.store().setMaxIndexNum(4_000);
         s.netty().setListenPort(0);
         s.netty().setSelectorThreads(1);
-        s.broker().setSendMessageThreadPoolNums(2);
-        s.broker().setPullMessageThreadPoolNums(4);
-        s.broker().setQueryMessageThreadPoolNums(1);
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setClientManageThreadPoolNums(2);
+        s.broker().executors().setSendMessageThreadPoolNums(2);
+        s.broker().executors().setPullMessageThreadPoolNums(4);
+        s.broker().executors().setQueryMessageThreadPoolNums(1);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
+        s.broker().executors().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(4);
         return s;
     }

@@ -54,10 +54,10 @@ final class MetricsCluster implements AutoCloseable {
         s.netty().setSelectorThreads(1);
         s.broker().setBrokerName("metrics-broker");
         s.broker().setNamesrvAddr(nameServer.address());
-        s.broker().setSendMessageThreadPoolNums(2);
-        s.broker().setPullMessageThreadPoolNums(4);
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setClientManageThreadPoolNums(2);
+        s.broker().executors().setSendMessageThreadPoolNums(2);
+        s.broker().executors().setPullMessageThreadPoolNums(4);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
+        s.broker().executors().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(2);
         s.broker().setMessageDelayLevel("100ms 100ms 100ms 1h");
         s.broker().setMetricsExporterType("PROM");

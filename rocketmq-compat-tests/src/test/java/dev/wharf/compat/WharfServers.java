@@ -39,11 +39,11 @@ final class WharfServers implements AutoCloseable {
             s.netty().setSelectorThreads(1);
             s.broker().setBrokerName("wharf-a");
             s.broker().setNamesrvAddr(nameServer.address());
-            s.broker().setSendMessageThreadPoolNums(2);
-            s.broker().setPullMessageThreadPoolNums(4);
-            s.broker().setQueryMessageThreadPoolNums(1);
-            s.broker().setAdminBrokerThreadPoolNums(1);
-            s.broker().setClientManageThreadPoolNums(2);
+            s.broker().executors().setSendMessageThreadPoolNums(2);
+            s.broker().executors().setPullMessageThreadPoolNums(4);
+            s.broker().executors().setQueryMessageThreadPoolNums(1);
+            s.broker().executors().setAdminBrokerThreadPoolNums(1);
+            s.broker().executors().setClientManageThreadPoolNums(2);
             s.broker().setDefaultTopicQueueNums(4);
             customize.accept(s);
             Broker broker = new Broker(s);

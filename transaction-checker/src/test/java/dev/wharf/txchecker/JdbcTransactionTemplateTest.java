@@ -78,7 +78,7 @@ class JdbcTransactionTemplateTest {
     void setUp() throws Exception {
         // check-backs every few hundred milliseconds so that the tests run in seconds
         wharf = TestWharf.builder(dir).brokers("broker").settings(s -> {
-            s.broker().setPullMessageThreadPoolNums(2);
+            s.broker().executors().setPullMessageThreadPoolNums(2);
             s.broker().setDefaultTopicQueueNums(2);
             s.broker().setTransactionCheckInterval(300);
             s.broker().setTransactionTimeOut(200);

@@ -1,6 +1,7 @@
 package dev.wharf.broker.config;
 
 import dev.wharf.common.config.MetricsExporterKeys;
+import dev.wharf.common.config.SettingsPart;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,21 +47,6 @@ public class BrokerConfig {
     private boolean longPollingEnable = true;
     /** With long polling disabled: how long a pull that finds nothing waits (0 = answer at once). */
     private long shortPollingTimeMills = 1_000;
-    /** Threads storing sent messages. */
-    private int sendMessageThreadPoolNums = Math.min(4, CPUS);
-    /** Threads serving pulls. */
-    private int pullMessageThreadPoolNums = 4 + CPUS * 2;
-    /** Threads serving queries by key and by id. */
-    private int queryMessageThreadPoolNums = 2 + CPUS;
-    /** Threads serving topic administration and statistics. */
-    private int adminBrokerThreadPoolNums = 4;
-    /** Threads serving heartbeats, offsets and queue locks. */
-    private int clientManageThreadPoolNums = 8;
-    private int sendThreadPoolQueueCapacity = 10_000;
-    private int pullThreadPoolQueueCapacity = 100_000;
-    private int queryThreadPoolQueueCapacity = 20_000;
-    private int adminBrokerThreadPoolQueueCapacity = 10_000;
-    private int clientManagerThreadPoolQueueCapacity = 100_000;
     /** A client silent for this long (no heartbeat) is dropped, in milliseconds. */
     private long channelExpiredTimeout = 120_000;
     /** How often silent clients are looked for, in milliseconds. */
@@ -98,12 +84,6 @@ public class BrokerConfig {
     private long timerRollIntervalSec = 0;
     /** How often the scheduler's progress (config/delayOffset.json) is written when it changed, in milliseconds. */
     private int flushDelayOffsetInterval = 1_000;
-    /** Threads serving pops and peeks (acknowledgement-based consumption). */
-    private int popMessageThreadPoolNums = 4 + CPUS;
-    /** Threads serving acks and lease changes. */
-    private int ackMessageThreadPoolNums = 3;
-    private int popThreadPoolQueueCapacity = 100_000;
-    private int ackThreadPoolQueueCapacity = 100_000;
     /** Consume-queue units one pop or peek looks at per queue at most (then it continues on the next one). */
     private int popScanUnitsPerQueue = 2_048;
     /** How often ended leases are looked for, in milliseconds. */
@@ -125,6 +105,14 @@ public class BrokerConfig {
      * 0 counts every read that is not at the end as lagging.
      */
     private int accessMessageInMemoryMaxRatio = 40;
+
+    private final ExecutorsConfig executors = new ExecutorsConfig();
+
+    /** Sizes of the request executors. */
+    @SettingsPart
+    public ExecutorsConfig executors() {
+        return executors;
+    }
 
     /**
      * Checks every setting.
@@ -157,16 +145,6 @@ public class BrokerConfig {
         range(errors, "registerBrokerTimeoutMills", registerBrokerTimeoutMills, 100, 60_000);
         range(errors, "flushConsumerOffsetInterval", flushConsumerOffsetInterval, 100, Integer.MAX_VALUE);
         range(errors, "shortPollingTimeMills", shortPollingTimeMills, 0, 60_000);
-        range(errors, "sendMessageThreadPoolNums", sendMessageThreadPoolNums, 1, 1024);
-        range(errors, "pullMessageThreadPoolNums", pullMessageThreadPoolNums, 1, 1024);
-        range(errors, "queryMessageThreadPoolNums", queryMessageThreadPoolNums, 1, 1024);
-        range(errors, "adminBrokerThreadPoolNums", adminBrokerThreadPoolNums, 1, 1024);
-        range(errors, "clientManageThreadPoolNums", clientManageThreadPoolNums, 1, 1024);
-        range(errors, "sendThreadPoolQueueCapacity", sendThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "pullThreadPoolQueueCapacity", pullThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "queryThreadPoolQueueCapacity", queryThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "adminBrokerThreadPoolQueueCapacity", adminBrokerThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "clientManagerThreadPoolQueueCapacity", clientManagerThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
         range(errors, "channelExpiredTimeout", channelExpiredTimeout, 1_000, Long.MAX_VALUE);
         range(errors, "clientHousekeepingInterval", clientHousekeepingInterval, 100, Integer.MAX_VALUE);
         range(errors, "maxReconsumeTimes", maxReconsumeTimes, 0, 10_000);
@@ -180,10 +158,6 @@ public class BrokerConfig {
         range(errors, "timerMaxDelaySec", timerMaxDelaySec, DAY_SECONDS, 3650 * DAY_SECONDS);
         range(errors, "timerRollIntervalSec", timerRollIntervalSec, 0, 3650 * DAY_SECONDS);
         range(errors, "flushDelayOffsetInterval", flushDelayOffsetInterval, 10, 60_000);
-        range(errors, "popMessageThreadPoolNums", popMessageThreadPoolNums, 1, 1024);
-        range(errors, "ackMessageThreadPoolNums", ackMessageThreadPoolNums, 1, 1024);
-        range(errors, "popThreadPoolQueueCapacity", popThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "ackThreadPoolQueueCapacity", ackThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
         range(errors, "popScanUnitsPerQueue", popScanUnitsPerQueue, 32, 1_000_000);
         range(errors, "popLeaseScanInterval", popLeaseScanInterval, 10, 60_000);
         range(errors, "ackStateSnapshotInterval", ackStateSnapshotInterval, 100, 3_600_000);
@@ -195,6 +169,7 @@ public class BrokerConfig {
         range(errors, "slaveSynchronizeInterval", slaveSynchronizeInterval, 100, 600_000);
         range(errors, "whichBrokerWhenConsumeSlowly", whichBrokerWhenConsumeSlowly, 0, Integer.MAX_VALUE);
         range(errors, "accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio, 0, 100);
+        executors.validate(errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
         }
@@ -395,86 +370,6 @@ public class BrokerConfig {
         this.shortPollingTimeMills = shortPollingTimeMills;
     }
 
-    public int getSendMessageThreadPoolNums() {
-        return sendMessageThreadPoolNums;
-    }
-
-    public void setSendMessageThreadPoolNums(int sendMessageThreadPoolNums) {
-        this.sendMessageThreadPoolNums = sendMessageThreadPoolNums;
-    }
-
-    public int getPullMessageThreadPoolNums() {
-        return pullMessageThreadPoolNums;
-    }
-
-    public void setPullMessageThreadPoolNums(int pullMessageThreadPoolNums) {
-        this.pullMessageThreadPoolNums = pullMessageThreadPoolNums;
-    }
-
-    public int getQueryMessageThreadPoolNums() {
-        return queryMessageThreadPoolNums;
-    }
-
-    public void setQueryMessageThreadPoolNums(int queryMessageThreadPoolNums) {
-        this.queryMessageThreadPoolNums = queryMessageThreadPoolNums;
-    }
-
-    public int getAdminBrokerThreadPoolNums() {
-        return adminBrokerThreadPoolNums;
-    }
-
-    public void setAdminBrokerThreadPoolNums(int adminBrokerThreadPoolNums) {
-        this.adminBrokerThreadPoolNums = adminBrokerThreadPoolNums;
-    }
-
-    public int getClientManageThreadPoolNums() {
-        return clientManageThreadPoolNums;
-    }
-
-    public void setClientManageThreadPoolNums(int clientManageThreadPoolNums) {
-        this.clientManageThreadPoolNums = clientManageThreadPoolNums;
-    }
-
-    public int getSendThreadPoolQueueCapacity() {
-        return sendThreadPoolQueueCapacity;
-    }
-
-    public void setSendThreadPoolQueueCapacity(int sendThreadPoolQueueCapacity) {
-        this.sendThreadPoolQueueCapacity = sendThreadPoolQueueCapacity;
-    }
-
-    public int getPullThreadPoolQueueCapacity() {
-        return pullThreadPoolQueueCapacity;
-    }
-
-    public void setPullThreadPoolQueueCapacity(int pullThreadPoolQueueCapacity) {
-        this.pullThreadPoolQueueCapacity = pullThreadPoolQueueCapacity;
-    }
-
-    public int getQueryThreadPoolQueueCapacity() {
-        return queryThreadPoolQueueCapacity;
-    }
-
-    public void setQueryThreadPoolQueueCapacity(int queryThreadPoolQueueCapacity) {
-        this.queryThreadPoolQueueCapacity = queryThreadPoolQueueCapacity;
-    }
-
-    public int getAdminBrokerThreadPoolQueueCapacity() {
-        return adminBrokerThreadPoolQueueCapacity;
-    }
-
-    public void setAdminBrokerThreadPoolQueueCapacity(int adminBrokerThreadPoolQueueCapacity) {
-        this.adminBrokerThreadPoolQueueCapacity = adminBrokerThreadPoolQueueCapacity;
-    }
-
-    public int getClientManagerThreadPoolQueueCapacity() {
-        return clientManagerThreadPoolQueueCapacity;
-    }
-
-    public void setClientManagerThreadPoolQueueCapacity(int clientManagerThreadPoolQueueCapacity) {
-        this.clientManagerThreadPoolQueueCapacity = clientManagerThreadPoolQueueCapacity;
-    }
-
     public long getChannelExpiredTimeout() {
         return channelExpiredTimeout;
     }
@@ -585,38 +480,6 @@ public class BrokerConfig {
 
     public void setFlushDelayOffsetInterval(int flushDelayOffsetInterval) {
         this.flushDelayOffsetInterval = flushDelayOffsetInterval;
-    }
-
-    public int getPopMessageThreadPoolNums() {
-        return popMessageThreadPoolNums;
-    }
-
-    public void setPopMessageThreadPoolNums(int popMessageThreadPoolNums) {
-        this.popMessageThreadPoolNums = popMessageThreadPoolNums;
-    }
-
-    public int getAckMessageThreadPoolNums() {
-        return ackMessageThreadPoolNums;
-    }
-
-    public void setAckMessageThreadPoolNums(int ackMessageThreadPoolNums) {
-        this.ackMessageThreadPoolNums = ackMessageThreadPoolNums;
-    }
-
-    public int getPopThreadPoolQueueCapacity() {
-        return popThreadPoolQueueCapacity;
-    }
-
-    public void setPopThreadPoolQueueCapacity(int popThreadPoolQueueCapacity) {
-        this.popThreadPoolQueueCapacity = popThreadPoolQueueCapacity;
-    }
-
-    public int getAckThreadPoolQueueCapacity() {
-        return ackThreadPoolQueueCapacity;
-    }
-
-    public void setAckThreadPoolQueueCapacity(int ackThreadPoolQueueCapacity) {
-        this.ackThreadPoolQueueCapacity = ackThreadPoolQueueCapacity;
     }
 
     public int getPopScanUnitsPerQueue() {

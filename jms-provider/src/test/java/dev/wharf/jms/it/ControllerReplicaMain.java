@@ -30,7 +30,7 @@ public final class ControllerReplicaMain {
         s.netty().setSelectorThreads(1);
         s.broker().setBrokerName("jms-failover");
         s.broker().setNamesrvAddr(args[2]);
-        s.broker().setAdminBrokerThreadPoolNums(1);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
         s.broker().setSlaveSynchronizeInterval(300);
         s.broker().setDefaultTopicQueueNums(2);
         s.ha().setBrokerRole(BrokerRole.SYNC_MASTER);

@@ -71,7 +71,7 @@ class MasterDeathTest {
         s.ha().setHaHousekeepingInterval(5_000);
         s.ha().setHaReconnectMaxInterval(500); // the slave finds its returning master quickly
         s.broker().setNamesrvAddr(nameServer.address());
-        s.broker().setAdminBrokerThreadPoolNums(1);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
         s.broker().setSlaveSynchronizeInterval(200);
         s.broker().setAckStateSnapshotInterval(200);
         Broker b = new Broker(s);
