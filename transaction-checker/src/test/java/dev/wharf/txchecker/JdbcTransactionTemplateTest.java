@@ -80,8 +80,8 @@ class JdbcTransactionTemplateTest {
         wharf = TestWharf.builder(dir).brokers("broker").settings(s -> {
             s.broker().executors().setPullMessageThreadPoolNums(2);
             s.broker().setDefaultTopicQueueNums(2);
-            s.broker().setTransactionCheckInterval(300);
-            s.broker().setTransactionTimeOut(200);
+            s.broker().transaction().setTransactionCheckInterval(300);
+            s.broker().transaction().setTransactionTimeOut(200);
         }).start();
         wharf.createTopic(TOPIC, 2);
         HikariConfig config = new HikariConfig();

@@ -13,7 +13,6 @@ import java.util.List;
  */
 public class BrokerConfig {
 
-    private static final int CPUS = Runtime.getRuntime().availableProcessors();
     /** Most delay levels: the schedule topic has one queue per level plus the timer queue. */
     private static final int MAX_DELAY_LEVELS = 1000;
     private static final long MAX_DELAY_LEVEL_MILLIS = 365L * 86_400_000L;
@@ -62,15 +61,6 @@ public class BrokerConfig {
     private long offsetResetGuardMillis = 30_000;
     /** Delay levels (level n = the n-th entry) for scheduled delivery: numbers with ms, s, m, h or d. */
     private String messageDelayLevel = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
-    /** How often half messages without an outcome are looked for and their producers asked, in milliseconds. */
-    private long transactionCheckInterval = 60_000;
-    /** A transaction is asked about once its newest half message is this old, in milliseconds. */
-    private long transactionTimeOut = 6_000;
-    /** Check-backs of one transaction before its half messages are discarded (moved to TRANS_CHECK_MAX_TIME_TOPIC). */
-    private int transactionCheckMax = 15;
-    /** Threads serving END_TRANSACTION (commits write and may wait for the disk). */
-    private int endTransactionThreadPoolNums = Math.max(2, Math.min(8, CPUS));
-    private int endTransactionPoolQueueCapacity = 100_000;
     /**
      * Longest delay accepted for a message with an arbitrary delivery time (DELAY_MS / DELIVER_TIME_MS), in
      * seconds; a later delivery time is refused at send. At least one day; default 30 days.
@@ -114,6 +104,14 @@ public class BrokerConfig {
         return executors;
     }
 
+    private final TransactionConfig transaction = new TransactionConfig();
+
+    /** Check-back of open transactions and the END_TRANSACTION executor. */
+    @SettingsPart
+    public TransactionConfig transaction() {
+        return transaction;
+    }
+
     /**
      * Checks every setting.
      *
@@ -150,11 +148,6 @@ public class BrokerConfig {
         range(errors, "maxReconsumeTimes", maxReconsumeTimes, 0, 10_000);
         range(errors, "rebalanceLockMaxLiveTime", rebalanceLockMaxLiveTime, 1_000, Long.MAX_VALUE);
         range(errors, "offsetResetGuardMillis", offsetResetGuardMillis, 0, Long.MAX_VALUE);
-        range(errors, "transactionCheckInterval", transactionCheckInterval, 100, Long.MAX_VALUE);
-        range(errors, "transactionTimeOut", transactionTimeOut, 0, Long.MAX_VALUE);
-        range(errors, "transactionCheckMax", transactionCheckMax, 1, 10_000);
-        range(errors, "endTransactionThreadPoolNums", endTransactionThreadPoolNums, 1, 1024);
-        range(errors, "endTransactionPoolQueueCapacity", endTransactionPoolQueueCapacity, 0, Integer.MAX_VALUE);
         range(errors, "timerMaxDelaySec", timerMaxDelaySec, DAY_SECONDS, 3650 * DAY_SECONDS);
         range(errors, "timerRollIntervalSec", timerRollIntervalSec, 0, 3650 * DAY_SECONDS);
         range(errors, "flushDelayOffsetInterval", flushDelayOffsetInterval, 10, 60_000);
@@ -170,6 +163,7 @@ public class BrokerConfig {
         range(errors, "whichBrokerWhenConsumeSlowly", whichBrokerWhenConsumeSlowly, 0, Integer.MAX_VALUE);
         range(errors, "accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio, 0, 100);
         executors.validate(errors);
+        transaction.validate(errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
         }
@@ -416,46 +410,6 @@ public class BrokerConfig {
 
     public void setMessageDelayLevel(String messageDelayLevel) {
         this.messageDelayLevel = messageDelayLevel;
-    }
-
-    public long getTransactionCheckInterval() {
-        return transactionCheckInterval;
-    }
-
-    public void setTransactionCheckInterval(long transactionCheckInterval) {
-        this.transactionCheckInterval = transactionCheckInterval;
-    }
-
-    public long getTransactionTimeOut() {
-        return transactionTimeOut;
-    }
-
-    public void setTransactionTimeOut(long transactionTimeOut) {
-        this.transactionTimeOut = transactionTimeOut;
-    }
-
-    public int getTransactionCheckMax() {
-        return transactionCheckMax;
-    }
-
-    public void setTransactionCheckMax(int transactionCheckMax) {
-        this.transactionCheckMax = transactionCheckMax;
-    }
-
-    public int getEndTransactionThreadPoolNums() {
-        return endTransactionThreadPoolNums;
-    }
-
-    public void setEndTransactionThreadPoolNums(int endTransactionThreadPoolNums) {
-        this.endTransactionThreadPoolNums = endTransactionThreadPoolNums;
-    }
-
-    public int getEndTransactionPoolQueueCapacity() {
-        return endTransactionPoolQueueCapacity;
-    }
-
-    public void setEndTransactionPoolQueueCapacity(int endTransactionPoolQueueCapacity) {
-        this.endTransactionPoolQueueCapacity = endTransactionPoolQueueCapacity;
     }
 
     public long getTimerMaxDelaySec() {

@@ -71,8 +71,8 @@ class TransactionalMessagingTest {
             s.netty().setSelectorThreads(1);
             s.broker().executors().setSendMessageThreadPoolNums(2);
             s.broker().executors().setPullMessageThreadPoolNums(2);
-            s.broker().setTransactionCheckInterval(500);
-            s.broker().setTransactionTimeOut(300);
+            s.broker().transaction().setTransactionCheckInterval(500);
+            s.broker().transaction().setTransactionTimeOut(300);
             server = EmbeddedWharfBroker.start(s, 0);
         }
         return server;
