@@ -128,7 +128,7 @@ public final class Broker {
         }
         this.security = ServerSecurity.install(server, settings.netty(),
                 settings.store().rootPath().resolve("config").resolve("acl.json"), "broker");
-        this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
+        this.schedule = new ScheduleService(config.schedule(), store, parts.topics, settings.store().rootPath(),
                 settings.store().getFileReservedTime(), clock);
         hooks.add(schedule.hook());
         this.ha = replication(settings, store);

@@ -59,7 +59,7 @@ final class MetricsCluster implements AutoCloseable {
         s.broker().executors().setAdminBrokerThreadPoolNums(1);
         s.broker().executors().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(2);
-        s.broker().setMessageDelayLevel("100ms 100ms 100ms 1h");
+        s.broker().schedule().setMessageDelayLevel("100ms 100ms 100ms 1h");
         s.broker().setMetricsExporterType("PROM");
         s.broker().setMetricsPromExporterPort(0);
         customize.accept(s);

@@ -95,7 +95,7 @@ public final class TestWharf implements AutoCloseable {
         s.broker().executors().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(4);
         // retries wait 300 ms, 400 ms, ... instead of 10 s, 30 s, ...
-        s.broker().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
+        s.broker().schedule().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
         return s;
     }
 
