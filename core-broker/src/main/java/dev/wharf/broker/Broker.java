@@ -6,6 +6,7 @@ import dev.wharf.broker.ack.persist.AckStateDocument;
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.BrokerSettings;
 import dev.wharf.broker.config.JsonConfigFile;
+import dev.wharf.broker.config.PopConfig;
 import dev.wharf.broker.group.ClientHousekeepingService;
 import dev.wharf.broker.group.ConsumerManager;
 import dev.wharf.broker.group.ProducerManager;
@@ -162,9 +163,10 @@ public final class Broker {
                 r.requestRegistration();
             }
         });
-        this.ack = new AckService(new AckSettings(config.getPopScanUnitsPerQueue(),
-                settings.store().getMaxTransferBytesOnMessageInMemory(), config.getPopLeaseScanInterval(),
-                config.getAckStateSnapshotInterval(), config.isForceDeliveryCounts()), store, parts.topics, parts.subscriptionGroups,
+        PopConfig pop = config.pop();
+        this.ack = new AckService(new AckSettings(pop.getPopScanUnitsPerQueue(),
+                settings.store().getMaxTransferBytesOnMessageInMemory(), pop.getPopLeaseScanInterval(),
+                pop.getAckStateSnapshotInterval(), pop.isForceDeliveryCounts()), store, parts.topics, parts.subscriptionGroups,
                 JsonConfigFile.inConfigDir(settings.store().rootPath(), "ackState.json", AckStateDocument.class),
                 (topic, queueId, tagsCode) -> holdService.notifyMessageArriving(topic, queueId, Long.MAX_VALUE,
                         tagsCode),

@@ -53,17 +53,6 @@ public class BrokerConfig {
      * the offset, but at most this long, in milliseconds.
      */
     private long offsetResetGuardMillis = 30_000;
-    /** Consume-queue units one pop or peek looks at per queue at most (then it continues on the next one). */
-    private int popScanUnitsPerQueue = 2_048;
-    /** How often ended leases are looked for, in milliseconds. */
-    private long popLeaseScanInterval = 200;
-    /** How often the acknowledgement state is written to config/ackState.json when it changed, in milliseconds. */
-    private long ackStateSnapshotInterval = 3_000;
-    /**
-     * SYNC_FLUSH: whether the record of a delivery (lease and delivery counts) is forced before the messages are handed
-     * out; false lets it ride on the group commit's next force, at most one round later.
-     */
-    private boolean forceDeliveryCounts = true;
     /** A slave copies its master's topics, groups, offsets and progress documents this often, in milliseconds. */
     private long slaveSynchronizeInterval = 3_000;
     /** The slave a master suggests to consumers whose reads lag far behind (when slave reads are enabled). */
@@ -97,6 +86,14 @@ public class BrokerConfig {
     @SettingsPart
     public ScheduleConfig schedule() {
         return schedule;
+    }
+
+    private final PopConfig pop = new PopConfig();
+
+    /** Pop, ack and lease settings. */
+    @SettingsPart
+    public PopConfig pop() {
+        return pop;
     }
 
     /**
@@ -135,15 +132,13 @@ public class BrokerConfig {
         range(errors, "maxReconsumeTimes", maxReconsumeTimes, 0, 10_000);
         range(errors, "rebalanceLockMaxLiveTime", rebalanceLockMaxLiveTime, 1_000, Long.MAX_VALUE);
         range(errors, "offsetResetGuardMillis", offsetResetGuardMillis, 0, Long.MAX_VALUE);
-        range(errors, "popScanUnitsPerQueue", popScanUnitsPerQueue, 32, 1_000_000);
-        range(errors, "popLeaseScanInterval", popLeaseScanInterval, 10, 60_000);
-        range(errors, "ackStateSnapshotInterval", ackStateSnapshotInterval, 100, 3_600_000);
         range(errors, "slaveSynchronizeInterval", slaveSynchronizeInterval, 100, 600_000);
         range(errors, "whichBrokerWhenConsumeSlowly", whichBrokerWhenConsumeSlowly, 0, Integer.MAX_VALUE);
         range(errors, "accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio, 0, 100);
         executors.validate(errors);
         transaction.validate(errors);
         schedule.validate(errors);
+        pop.validate(errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
         }
@@ -334,43 +329,6 @@ public class BrokerConfig {
 
     public void setOffsetResetGuardMillis(long offsetResetGuardMillis) {
         this.offsetResetGuardMillis = offsetResetGuardMillis;
-    }
-
-    public int getPopScanUnitsPerQueue() {
-        return popScanUnitsPerQueue;
-    }
-
-    public void setPopScanUnitsPerQueue(int popScanUnitsPerQueue) {
-        this.popScanUnitsPerQueue = popScanUnitsPerQueue;
-    }
-
-    public long getPopLeaseScanInterval() {
-        return popLeaseScanInterval;
-    }
-
-    public void setPopLeaseScanInterval(long popLeaseScanInterval) {
-        this.popLeaseScanInterval = popLeaseScanInterval;
-    }
-
-    public long getAckStateSnapshotInterval() {
-        return ackStateSnapshotInterval;
-    }
-
-    public void setAckStateSnapshotInterval(long ackStateSnapshotInterval) {
-        this.ackStateSnapshotInterval = ackStateSnapshotInterval;
-    }
-
-    public boolean isForceDeliveryCounts() {
-        return forceDeliveryCounts;
-    }
-
-    /**
-     * false: under SYNC_FLUSH a delivery's lease record is not forced before the messages go out. A power loss (not a
-     * process crash) in the next group-commit round can then hand a message out again with its earlier delivery
-     * count (JMSRedelivered false); it loses nothing.
-     */
-    public void setForceDeliveryCounts(boolean forceDeliveryCounts) {
-        this.forceDeliveryCounts = forceDeliveryCounts;
     }
 
     public long getSlaveSynchronizeInterval() {

@@ -73,7 +73,7 @@ class MasterDeathTest {
         s.broker().setNamesrvAddr(nameServer.address());
         s.broker().executors().setAdminBrokerThreadPoolNums(1);
         s.broker().setSlaveSynchronizeInterval(200);
-        s.broker().setAckStateSnapshotInterval(200);
+        s.broker().pop().setAckStateSnapshotInterval(200);
         Broker b = new Broker(s);
         b.start();
         b.registerWithNameServers().join();
