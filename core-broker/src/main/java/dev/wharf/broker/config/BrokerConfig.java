@@ -36,10 +36,6 @@ public class BrokerConfig {
     private int registerBrokerTimeoutMills = 6_000;
     /** How often consumer offsets are written to disk, in milliseconds. */
     private int flushConsumerOffsetInterval = 5_000;
-    /** Whether a pull that finds nothing waits for a message up to the consumer's suspend timeout. */
-    private boolean longPollingEnable = true;
-    /** With long polling disabled: how long a pull that finds nothing waits (0 = answer at once). */
-    private long shortPollingTimeMills = 1_000;
     /** A client silent for this long (no heartbeat) is dropped, in milliseconds. */
     private long channelExpiredTimeout = 120_000;
     /** How often silent clients are looked for, in milliseconds. */
@@ -96,6 +92,14 @@ public class BrokerConfig {
         return pop;
     }
 
+    private final PollingConfig polling = new PollingConfig();
+
+    /** How pulls that find nothing wait. */
+    @SettingsPart
+    public PollingConfig polling() {
+        return polling;
+    }
+
     /**
      * Checks every setting.
      *
@@ -126,7 +130,6 @@ public class BrokerConfig {
         range(errors, "registerNameServerPeriod", registerNameServerPeriod, 1_000, 60_000);
         range(errors, "registerBrokerTimeoutMills", registerBrokerTimeoutMills, 100, 60_000);
         range(errors, "flushConsumerOffsetInterval", flushConsumerOffsetInterval, 100, Integer.MAX_VALUE);
-        range(errors, "shortPollingTimeMills", shortPollingTimeMills, 0, 60_000);
         range(errors, "channelExpiredTimeout", channelExpiredTimeout, 1_000, Long.MAX_VALUE);
         range(errors, "clientHousekeepingInterval", clientHousekeepingInterval, 100, Integer.MAX_VALUE);
         range(errors, "maxReconsumeTimes", maxReconsumeTimes, 0, 10_000);
@@ -139,6 +142,7 @@ public class BrokerConfig {
         transaction.validate(errors);
         schedule.validate(errors);
         pop.validate(errors);
+        polling.validate(errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
         }
@@ -273,22 +277,6 @@ public class BrokerConfig {
 
     public void setFlushConsumerOffsetInterval(int flushConsumerOffsetInterval) {
         this.flushConsumerOffsetInterval = flushConsumerOffsetInterval;
-    }
-
-    public boolean isLongPollingEnable() {
-        return longPollingEnable;
-    }
-
-    public void setLongPollingEnable(boolean longPollingEnable) {
-        this.longPollingEnable = longPollingEnable;
-    }
-
-    public long getShortPollingTimeMills() {
-        return shortPollingTimeMills;
-    }
-
-    public void setShortPollingTimeMills(long shortPollingTimeMills) {
-        this.shortPollingTimeMills = shortPollingTimeMills;
     }
 
     public long getChannelExpiredTimeout() {

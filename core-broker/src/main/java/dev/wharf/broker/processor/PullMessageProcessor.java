@@ -205,7 +205,7 @@ public final class PullMessageProcessor implements RequestProcessor {
             nextBeginOffset = header.queueOffset();
         }
         if (code == ResponseCode.PULL_NOT_FOUND && fresh && hasSuspend) {
-            long suspend = config.isLongPollingEnable() ? header.suspendTimeoutMillis() : config.getShortPollingTimeMills();
+            long suspend = config.polling().holdMillis(header.suspendTimeoutMillis());
             if (suspend > 0) {
                 result.release();
                 long deadline = now + suspend;
