@@ -437,8 +437,9 @@ public final class Broker {
         namesrvClient = innerClients.apply(new NettyRemotingClient(clientConfig));
         namesrvClient.start();
         registrar = new NameServerRegistrar(namesrvClient, namesrvs, this::registrationHeader, this::registrationBody,
-                config.getRegisterBrokerTimeoutMills(), scheduler);
+                config.registration().getRegisterBrokerTimeoutMills(), scheduler);
         registrar.registerAll();
+        long period = config.registration().getRegisterNameServerPeriod();
         scheduler.scheduleAtFixedRate(() -> {
             try {
                 registrar.registerAll();
@@ -447,7 +448,7 @@ public final class Broker {
             } catch (Throwable t) {
                 store.health().fail("NameServer registration", t);
             }
-        }, config.getRegisterNameServerPeriod(), config.getRegisterNameServerPeriod(), TimeUnit.MILLISECONDS);
+        }, period, period, TimeUnit.MILLISECONDS);
     }
 
     /** A slave without haMasterAddress follows the master's HA address as the NameServers answer its registration. */

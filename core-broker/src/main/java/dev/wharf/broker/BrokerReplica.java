@@ -137,7 +137,8 @@ public final class BrokerReplica {
         syncClient = clientSetup.apply(new NettyRemotingClient(new NettyClientConfig()));
         syncClient.start();
         SlaveSynchronizer sync = new SlaveSynchronizer(syncClient, this::masterAddress, parts.topics,
-                parts.subscriptionGroups, parts.offsets, committed, storeRoot, config.getRegisterBrokerTimeoutMills(),
+                parts.subscriptionGroups, parts.offsets, committed, storeRoot,
+                config.registration().getRegisterBrokerTimeoutMills(),
                 this::askForMaster);
         synchronizer = sync;
         long interval = config.getSlaveSynchronizeInterval();

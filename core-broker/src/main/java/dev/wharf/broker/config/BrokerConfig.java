@@ -30,10 +30,6 @@ public class BrokerConfig {
     private boolean autoCreateSubscriptionGroup = true;
     /** Queues of an auto-created topic. */
     private int defaultTopicQueueNums = 8;
-    /** How often the broker registers with every NameServer, in milliseconds. */
-    private int registerNameServerPeriod = 30_000;
-    /** How long one registration may take, in milliseconds. */
-    private int registerBrokerTimeoutMills = 6_000;
     /** How often consumer offsets are written to disk, in milliseconds. */
     private int flushConsumerOffsetInterval = 5_000;
     /** A client silent for this long (no heartbeat) is dropped, in milliseconds. */
@@ -100,6 +96,14 @@ public class BrokerConfig {
         return polling;
     }
 
+    private final RegistrationConfig registration = new RegistrationConfig();
+
+    /** How often and how patiently the broker registers with the NameServers. */
+    @SettingsPart
+    public RegistrationConfig registration() {
+        return registration;
+    }
+
     /**
      * Checks every setting.
      *
@@ -127,8 +131,6 @@ public class BrokerConfig {
                     + " without a port (the port is listenPort).");
         }
         range(errors, "defaultTopicQueueNums", defaultTopicQueueNums, 1, 1024);
-        range(errors, "registerNameServerPeriod", registerNameServerPeriod, 1_000, 60_000);
-        range(errors, "registerBrokerTimeoutMills", registerBrokerTimeoutMills, 100, 60_000);
         range(errors, "flushConsumerOffsetInterval", flushConsumerOffsetInterval, 100, Integer.MAX_VALUE);
         range(errors, "channelExpiredTimeout", channelExpiredTimeout, 1_000, Long.MAX_VALUE);
         range(errors, "clientHousekeepingInterval", clientHousekeepingInterval, 100, Integer.MAX_VALUE);
@@ -143,6 +145,7 @@ public class BrokerConfig {
         schedule.validate(errors);
         pop.validate(errors);
         polling.validate(errors);
+        registration.validate(errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
         }
@@ -253,22 +256,6 @@ public class BrokerConfig {
 
     public void setDefaultTopicQueueNums(int defaultTopicQueueNums) {
         this.defaultTopicQueueNums = defaultTopicQueueNums;
-    }
-
-    public int getRegisterNameServerPeriod() {
-        return registerNameServerPeriod;
-    }
-
-    public void setRegisterNameServerPeriod(int registerNameServerPeriod) {
-        this.registerNameServerPeriod = registerNameServerPeriod;
-    }
-
-    public int getRegisterBrokerTimeoutMills() {
-        return registerBrokerTimeoutMills;
-    }
-
-    public void setRegisterBrokerTimeoutMills(int registerBrokerTimeoutMills) {
-        this.registerBrokerTimeoutMills = registerBrokerTimeoutMills;
     }
 
     public int getFlushConsumerOffsetInterval() {
