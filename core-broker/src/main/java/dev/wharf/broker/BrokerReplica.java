@@ -72,8 +72,9 @@ public final class BrokerReplica {
 
     /** Which broker of the group a pull answer suggests for the next pull. */
     ReadSuggestion readSuggestion() {
-        return new ReadSuggestion(config.getBrokerId(), config.getWhichBrokerWhenConsumeSlowly(),
-                config.getAccessMessageInMemoryMaxRatio(), () -> slaveReadEnable.getAsBoolean(), store::getMaxPhyOffset);
+        return new ReadSuggestion(config.getBrokerId(), config.slaves().getWhichBrokerWhenConsumeSlowly(),
+                config.slaves().getAccessMessageInMemoryMaxRatio(), () -> slaveReadEnable.getAsBoolean(),
+                store::getMaxPhyOffset);
     }
 
     /** What masters and slaves of a group ask each other, and what tools ask about replication. */
@@ -141,7 +142,7 @@ public final class BrokerReplica {
                 config.registration().getRegisterBrokerTimeoutMills(),
                 this::askForMaster);
         synchronizer = sync;
-        long interval = config.getSlaveSynchronizeInterval();
+        long interval = config.slaves().getSlaveSynchronizeInterval();
         scheduler.scheduleWithFixedDelay(() -> {
             try {
                 sync.syncOnce();

@@ -45,16 +45,6 @@ public class BrokerConfig {
      * the offset, but at most this long, in milliseconds.
      */
     private long offsetResetGuardMillis = 30_000;
-    /** A slave copies its master's topics, groups, offsets and progress documents this often, in milliseconds. */
-    private long slaveSynchronizeInterval = 3_000;
-    /** The slave a master suggests to consumers whose reads lag far behind (when slave reads are enabled). */
-    private long whichBrokerWhenConsumeSlowly = 1;
-    /**
-     * A pull whose data lies more than this percentage of physical memory behind the commit log's end is
-     * "lagging": likely no longer in the page cache, so a master suggests a slave for it (with slave reads on).
-     * 0 counts every read that is not at the end as lagging.
-     */
-    private int accessMessageInMemoryMaxRatio = 40;
 
     private final ExecutorsConfig executors = new ExecutorsConfig();
 
@@ -104,6 +94,14 @@ public class BrokerConfig {
         return registration;
     }
 
+    private final SlaveConfig slaves = new SlaveConfig();
+
+    /** How slaves copy metadata and serve lagging reads. */
+    @SettingsPart
+    public SlaveConfig slaves() {
+        return slaves;
+    }
+
     /**
      * Checks every setting.
      *
@@ -137,15 +135,13 @@ public class BrokerConfig {
         range(errors, "maxReconsumeTimes", maxReconsumeTimes, 0, 10_000);
         range(errors, "rebalanceLockMaxLiveTime", rebalanceLockMaxLiveTime, 1_000, Long.MAX_VALUE);
         range(errors, "offsetResetGuardMillis", offsetResetGuardMillis, 0, Long.MAX_VALUE);
-        range(errors, "slaveSynchronizeInterval", slaveSynchronizeInterval, 100, 600_000);
-        range(errors, "whichBrokerWhenConsumeSlowly", whichBrokerWhenConsumeSlowly, 0, Integer.MAX_VALUE);
-        range(errors, "accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio, 0, 100);
         executors.validate(errors);
         transaction.validate(errors);
         schedule.validate(errors);
         pop.validate(errors);
         polling.validate(errors);
         registration.validate(errors);
+        slaves.validate(errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
         }
@@ -304,30 +300,6 @@ public class BrokerConfig {
 
     public void setOffsetResetGuardMillis(long offsetResetGuardMillis) {
         this.offsetResetGuardMillis = offsetResetGuardMillis;
-    }
-
-    public long getSlaveSynchronizeInterval() {
-        return slaveSynchronizeInterval;
-    }
-
-    public void setSlaveSynchronizeInterval(long slaveSynchronizeInterval) {
-        this.slaveSynchronizeInterval = slaveSynchronizeInterval;
-    }
-
-    public long getWhichBrokerWhenConsumeSlowly() {
-        return whichBrokerWhenConsumeSlowly;
-    }
-
-    public void setWhichBrokerWhenConsumeSlowly(long whichBrokerWhenConsumeSlowly) {
-        this.whichBrokerWhenConsumeSlowly = whichBrokerWhenConsumeSlowly;
-    }
-
-    public int getAccessMessageInMemoryMaxRatio() {
-        return accessMessageInMemoryMaxRatio;
-    }
-
-    public void setAccessMessageInMemoryMaxRatio(int accessMessageInMemoryMaxRatio) {
-        this.accessMessageInMemoryMaxRatio = accessMessageInMemoryMaxRatio;
     }
 
     // ------------------------------------------------------------------ metrics (dev.wharf.metrics)

@@ -49,7 +49,7 @@ final class Replicas {
         s.broker().executors().setAdminBrokerThreadPoolNums(1);
         s.broker().executors().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(2);
-        s.broker().setSlaveSynchronizeInterval(200);
+        s.broker().slaves().setSlaveSynchronizeInterval(200);
         return s;
     }
 

@@ -72,7 +72,7 @@ class MasterDeathTest {
         s.ha().setHaReconnectMaxInterval(500); // the slave finds its returning master quickly
         s.broker().setNamesrvAddr(nameServer.address());
         s.broker().executors().setAdminBrokerThreadPoolNums(1);
-        s.broker().setSlaveSynchronizeInterval(200);
+        s.broker().slaves().setSlaveSynchronizeInterval(200);
         s.broker().pop().setAckStateSnapshotInterval(200);
         Broker b = new Broker(s);
         b.start();
