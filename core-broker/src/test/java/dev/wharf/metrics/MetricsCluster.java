@@ -60,8 +60,8 @@ final class MetricsCluster implements AutoCloseable {
         s.broker().executors().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(2);
         s.broker().schedule().setMessageDelayLevel("100ms 100ms 100ms 1h");
-        s.broker().setMetricsExporterType("PROM");
-        s.broker().setMetricsPromExporterPort(0);
+        s.broker().metrics().setMetricsExporterType("PROM");
+        s.broker().metrics().setMetricsPromExporterPort(0);
         customize.accept(s);
         broker = new Broker(s);
         metrics = BrokerMetrics.attach(broker);

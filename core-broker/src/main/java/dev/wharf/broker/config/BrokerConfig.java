@@ -1,6 +1,5 @@
 package dev.wharf.broker.config;
 
-import dev.wharf.common.config.MetricsExporterKeys;
 import dev.wharf.common.config.SettingsPart;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -102,6 +101,14 @@ public class BrokerConfig {
         return slaves;
     }
 
+    private final MetricsConfig metrics = new MetricsConfig();
+
+    /** The metrics endpoint and its series caps. */
+    @SettingsPart
+    public MetricsConfig metrics() {
+        return metrics;
+    }
+
     /**
      * Checks every setting.
      *
@@ -123,7 +130,6 @@ public class BrokerConfig {
         } catch (IllegalArgumentException e) {
             errors.add(e.getMessage());
         }
-        validateMetrics(errors);
         if (brokerIP1 == null || brokerIP1.isBlank() || brokerIP1.chars().filter(c -> c == ':').count() == 1) {
             errors.add("brokerIP1 \"" + brokerIP1 + "\" is not an address; give the IP clients reach this broker at,"
                     + " without a port (the port is listenPort).");
@@ -142,6 +148,7 @@ public class BrokerConfig {
         polling.validate(errors);
         registration.validate(errors);
         slaves.validate(errors);
+        metrics.validate(errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
         }
@@ -300,89 +307,6 @@ public class BrokerConfig {
 
     public void setOffsetResetGuardMillis(long offsetResetGuardMillis) {
         this.offsetResetGuardMillis = offsetResetGuardMillis;
-    }
-
-    // ------------------------------------------------------------------ metrics (dev.wharf.metrics)
-
-    private String metricsExporterType = MetricsExporterKeys.DISABLE;
-    private String metricsPromExporterHost = MetricsExporterKeys.DEFAULT_HOST;
-    private int metricsPromExporterPort = MetricsExporterKeys.DEFAULT_PORT;
-    private int metricsMaxTopics = 1_000;
-    private int metricsMaxLagSeries = 2_000;
-
-    private void validateMetrics(List<String> errors) {
-        try {
-            metricsExporterType = MetricsExporterKeys.exporterType(metricsExporterType);
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
-        try {
-            metricsPromExporterHost = MetricsExporterKeys.host(metricsPromExporterHost);
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
-        try {
-            MetricsExporterKeys.port(metricsPromExporterPort);
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
-        if (metricsMaxTopics < 0) {
-            errors.add("metricsMaxTopics is " + metricsMaxTopics + "; use 0 or more (0 = no per-topic series).");
-        }
-        if (metricsMaxLagSeries < 0) {
-            errors.add("metricsMaxLagSeries is " + metricsMaxLagSeries + "; use 0 or more.");
-        }
-    }
-
-    /** DISABLE (default: no port opens) or PROM (Prometheus text format at http://host:port/metrics). */
-    public String getMetricsExporterType() {
-        return metricsExporterType;
-    }
-
-    public void setMetricsExporterType(String metricsExporterType) {
-        this.metricsExporterType = metricsExporterType;
-    }
-
-    /** Interface the Prometheus endpoint listens on; loopback by default, 0.0.0.0 for every interface. */
-    public String getMetricsPromExporterHost() {
-        return metricsPromExporterHost;
-    }
-
-    public void setMetricsPromExporterHost(String metricsPromExporterHost) {
-        this.metricsPromExporterHost = metricsPromExporterHost;
-    }
-
-    /** Port of the Prometheus endpoint (0 = any free port). */
-    public int getMetricsPromExporterPort() {
-        return metricsPromExporterPort;
-    }
-
-    public void setMetricsPromExporterPort(int metricsPromExporterPort) {
-        this.metricsPromExporterPort = metricsPromExporterPort;
-    }
-
-    /**
-     * Topics that get series of their own (messages and bytes in and out); traffic of topics beyond the cap is
-     * counted under topic="_other". Retry and dead-letter topics are counted as "%RETRY%" and "%DLQ%".
-     */
-    public int getMetricsMaxTopics() {
-        return metricsMaxTopics;
-    }
-
-    public void setMetricsMaxTopics(int metricsMaxTopics) {
-        this.metricsMaxTopics = metricsMaxTopics;
-    }
-
-    /**
-     * Consumer group/topic pairs exported with their lag at a scrape: the ones lagging most; the rest are summed
-     * in wharf_consumer_lag_dropped_pairs.
-     */
-    public int getMetricsMaxLagSeries() {
-        return metricsMaxLagSeries;
-    }
-
-    public void setMetricsMaxLagSeries(int metricsMaxLagSeries) {
-        this.metricsMaxLagSeries = metricsMaxLagSeries;
     }
 
     // ------------------------------------------------------------------ the broker's own clients (security)
