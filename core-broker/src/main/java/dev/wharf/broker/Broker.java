@@ -122,7 +122,7 @@ public final class Broker {
         this.executors = new BrokerExecutors(config.executors());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-broker-scheduler"));
         this.server = new NettyRemotingServer(settings.netty());
-        this.innerClients = InnerClients.from(config);
+        this.innerClients = InnerClients.from(config.innerClient());
         replica.setClientSetup(innerClients::apply);
         if (controllerMode != null) {
             controllerMode.setClientSetup(innerClients::apply);
