@@ -1,5 +1,7 @@
 package dev.wharf.broker.config;
 
+import static dev.wharf.broker.config.ConfigChecks.range;
+
 import dev.wharf.common.config.SettingsPart;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,6 +11,10 @@ import java.util.List;
  * Settings of the broker role (the store and the network listener have their own config beans). Property
  * names are RocketMQ's, so a RocketMQ {@code broker.conf} mostly reads as it is. Setters accept anything;
  * {@link #validate()} reports every bad value at once, each with what is allowed.
+ *
+ * <p>The broker's identity, topics and clients are set here; each subsystem's settings live in a part of their own
+ * ({@link #executors()}, {@link #transaction()}, {@link #schedule()}, ...), which validates itself. The parts' keys
+ * stay flat: {@code BeanBinder} binds {@code transactionTimeOut} to {@code transaction()} as if this bean had it.
  */
 public class BrokerConfig {
 
@@ -159,13 +165,6 @@ public class BrokerConfig {
         metrics.validate(errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
-        }
-    }
-
-    private static void range(List<String> errors, String name, long value, long min, long max) {
-        if (value < min || value > max) {
-            errors.add(name + " is " + value + "; use " + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE
-                    ? "at least " + min : "a value from " + min + " to " + max) + ".");
         }
     }
 
