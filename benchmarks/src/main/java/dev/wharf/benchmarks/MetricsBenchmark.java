@@ -99,8 +99,8 @@ public final class MetricsBenchmark {
         s.broker().setDefaultTopicQueueNums(8);
         s.broker().setNamesrvAddr(namesrv);
         if (metrics) {
-            s.broker().setMetricsExporterType("PROM");
-            s.broker().setMetricsPromExporterPort(0);
+            s.broker().metrics().setMetricsExporterType("PROM");
+            s.broker().metrics().setMetricsPromExporterPort(0);
         }
         return s;
     }
@@ -155,8 +155,8 @@ public final class MetricsBenchmark {
         NameServer nameServer = NameServer.onPort(0);
         nameServer.start();
         BrokerSettings s = settings(dir, nameServer.address(), true);
-        s.broker().setMetricsMaxTopics(topics);
-        s.broker().setMetricsMaxLagSeries(topics * groups);
+        s.broker().metrics().setMetricsMaxTopics(topics);
+        s.broker().metrics().setMetricsMaxLagSeries(topics * groups);
         Broker broker = new Broker(s);
         BrokerMetrics metrics = BrokerMetrics.attach(broker);
         try {

@@ -153,10 +153,10 @@ public final class SecurityBenchmark {
         s.broker().setNamesrvAddr(nameServer.address());
         secure(s.netty(), mode);
         if (mode == Mode.ACL) {
-            s.broker().setInnerClientAuthenticationCredentials("broker:" + PASSWORD);
+            s.broker().innerClient().setInnerClientAuthenticationCredentials("broker:" + PASSWORD);
         } else if (mode == Mode.TLS) {
-            s.broker().setInnerClientTlsEnable(true);
-            s.broker().setInnerClientTlsTrustCertPath(certificate.toString());
+            s.broker().innerClient().setInnerClientTlsEnable(true);
+            s.broker().innerClient().setInnerClientTlsTrustCertPath(certificate.toString());
         }
         Broker broker = new Broker(s);
         Producer producer = null;

@@ -86,11 +86,11 @@ class ConsoleApiTest {
         s.broker().setNamesrvAddr(nameServer.address());
         s.broker().setDefaultTopicQueueNums(2);
         // level 4 is long, so that a message sent with it stays pending while the test looks
-        s.broker().setMessageDelayLevel("100ms 100ms 100ms 1h");
+        s.broker().schedule().setMessageDelayLevel("100ms 100ms 100ms 1h");
         // an undecided transaction is asked back at once and again every 200 ms, and never given up on here
-        s.broker().setTransactionTimeOut(0);
-        s.broker().setTransactionCheckInterval(200);
-        s.broker().setTransactionCheckMax(10_000);
+        s.broker().transaction().setTransactionTimeOut(0);
+        s.broker().transaction().setTransactionCheckInterval(200);
+        s.broker().transaction().setTransactionCheckMax(10_000);
         broker = new Broker(s);
         broker.start();
         broker.registerWithNameServers().join();

@@ -123,7 +123,7 @@ class ConsoleBrowserTest {
         s.broker().setBrokerName("browser-broker");
         s.broker().setNamesrvAddr(nameServer.address());
         s.broker().setDefaultTopicQueueNums(2);
-        s.broker().setMessageDelayLevel("100ms 100ms 100ms 1h");
+        s.broker().schedule().setMessageDelayLevel("100ms 100ms 100ms 1h");
         broker = new Broker(s);
         broker.start();
         broker.registerWithNameServers().join();

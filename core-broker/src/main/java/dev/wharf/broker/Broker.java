@@ -6,6 +6,7 @@ import dev.wharf.broker.ack.persist.AckStateDocument;
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.BrokerSettings;
 import dev.wharf.broker.config.JsonConfigFile;
+import dev.wharf.broker.config.PopConfig;
 import dev.wharf.broker.group.ClientHousekeepingService;
 import dev.wharf.broker.group.ConsumerManager;
 import dev.wharf.broker.group.ProducerManager;
@@ -118,17 +119,17 @@ public final class Broker {
         this.housekeeping = new ClientHousekeepingService(parts.consumers, parts.producers,
                 config.getChannelExpiredTimeout(), clock);
         this.holdService = new PullRequestHoldService(store, HOLD_CHECK_INTERVAL_MILLIS, clock);
-        this.executors = new BrokerExecutors(config);
+        this.executors = new BrokerExecutors(config.executors());
         this.scheduler = Executors.newSingleThreadScheduledExecutor(RemotingExecutors.threadFactory("wharf-broker-scheduler"));
         this.server = new NettyRemotingServer(settings.netty());
-        this.innerClients = InnerClients.from(config);
+        this.innerClients = InnerClients.from(config.innerClient());
         replica.setClientSetup(innerClients::apply);
         if (controllerMode != null) {
             controllerMode.setClientSetup(innerClients::apply);
         }
         this.security = ServerSecurity.install(server, settings.netty(),
                 settings.store().rootPath().resolve("config").resolve("acl.json"), "broker");
-        this.schedule = new ScheduleService(config, store, parts.topics, settings.store().rootPath(),
+        this.schedule = new ScheduleService(config.schedule(), store, parts.topics, settings.store().rootPath(),
                 settings.store().getFileReservedTime(), clock);
         hooks.add(schedule.hook());
         this.ha = replication(settings, store);
@@ -162,9 +163,10 @@ public final class Broker {
                 r.requestRegistration();
             }
         });
-        this.ack = new AckService(new AckSettings(config.getPopScanUnitsPerQueue(),
-                settings.store().getMaxTransferBytesOnMessageInMemory(), config.getPopLeaseScanInterval(),
-                config.getAckStateSnapshotInterval(), config.isForceDeliveryCounts()), store, parts.topics, parts.subscriptionGroups,
+        PopConfig pop = config.pop();
+        this.ack = new AckService(new AckSettings(pop.getPopScanUnitsPerQueue(),
+                settings.store().getMaxTransferBytesOnMessageInMemory(), pop.getPopLeaseScanInterval(),
+                pop.getAckStateSnapshotInterval(), pop.isForceDeliveryCounts()), store, parts.topics, parts.subscriptionGroups,
                 JsonConfigFile.inConfigDir(settings.store().rootPath(), "ackState.json", AckStateDocument.class),
                 (topic, queueId, tagsCode) -> holdService.notifyMessageArriving(topic, queueId, Long.MAX_VALUE,
                         tagsCode),
@@ -435,8 +437,9 @@ public final class Broker {
         namesrvClient = innerClients.apply(new NettyRemotingClient(clientConfig));
         namesrvClient.start();
         registrar = new NameServerRegistrar(namesrvClient, namesrvs, this::registrationHeader, this::registrationBody,
-                config.getRegisterBrokerTimeoutMills(), scheduler);
+                config.registration().getRegisterBrokerTimeoutMills(), scheduler);
         registrar.registerAll();
+        long period = config.registration().getRegisterNameServerPeriod();
         scheduler.scheduleAtFixedRate(() -> {
             try {
                 registrar.registerAll();
@@ -445,7 +448,7 @@ public final class Broker {
             } catch (Throwable t) {
                 store.health().fail("NameServer registration", t);
             }
-        }, config.getRegisterNameServerPeriod(), config.getRegisterNameServerPeriod(), TimeUnit.MILLISECONDS);
+        }, period, period, TimeUnit.MILLISECONDS);
     }
 
     /** A slave without haMasterAddress follows the master's HA address as the NameServers answer its registration. */

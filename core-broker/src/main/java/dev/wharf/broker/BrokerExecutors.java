@@ -1,7 +1,6 @@
 package dev.wharf.broker;
 
-import dev.wharf.broker.config.BrokerConfig;
-import dev.wharf.remoting.RemotingExecutors;
+import dev.wharf.broker.config.ExecutorsConfig;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -22,21 +21,14 @@ final class BrokerExecutors {
     final ThreadPoolExecutor pop;
     final ThreadPoolExecutor ack;
 
-    BrokerExecutors(BrokerConfig config) {
-        send = RemotingExecutors.bounded("wharf-send", config.getSendMessageThreadPoolNums(),
-                config.getSendThreadPoolQueueCapacity());
-        pull = RemotingExecutors.bounded("wharf-pull", config.getPullMessageThreadPoolNums(),
-                config.getPullThreadPoolQueueCapacity());
-        query = RemotingExecutors.bounded("wharf-query", config.getQueryMessageThreadPoolNums(),
-                config.getQueryThreadPoolQueueCapacity());
-        admin = RemotingExecutors.bounded("wharf-admin", config.getAdminBrokerThreadPoolNums(),
-                config.getAdminBrokerThreadPoolQueueCapacity());
-        clientManage = RemotingExecutors.bounded("wharf-client-manage", config.getClientManageThreadPoolNums(),
-                config.getClientManagerThreadPoolQueueCapacity());
-        pop = RemotingExecutors.bounded("wharf-pop", config.getPopMessageThreadPoolNums(),
-                config.getPopThreadPoolQueueCapacity());
-        ack = RemotingExecutors.bounded("wharf-ack-request", config.getAckMessageThreadPoolNums(),
-                config.getAckThreadPoolQueueCapacity());
+    BrokerExecutors(ExecutorsConfig config) {
+        send = config.send().newExecutor("wharf-send");
+        pull = config.pull().newExecutor("wharf-pull");
+        query = config.query().newExecutor("wharf-query");
+        admin = config.admin().newExecutor("wharf-admin");
+        clientManage = config.clientManage().newExecutor("wharf-client-manage");
+        pop = config.pop().newExecutor("wharf-pop");
+        ack = config.ack().newExecutor("wharf-ack-request");
     }
 
     List<ExecutorService> all() {

@@ -41,7 +41,7 @@ final class BrokerParts {
         topics = new TopicConfigManager(
                 JsonConfigFile.inConfigDir(storeRoot, "topics.json", TopicConfigManager.TopicsDocument.class),
                 config.getDefaultTopicQueueNums(), config.isAutoCreateTopicEnable(),
-                config.delayLevelCount() + 1); // one queue per delay level and the timer queue
+                config.schedule().delayLevelCount() + 1); // one queue per delay level and the timer queue
         offsets = new ConsumerOffsetManager(
                 JsonConfigFile.inConfigDir(storeRoot, "consumerOffset.json", ConsumerOffsetManager.OffsetsDocument.class),
                 config.getOffsetResetGuardMillis());

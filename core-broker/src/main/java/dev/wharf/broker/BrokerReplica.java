@@ -72,8 +72,9 @@ public final class BrokerReplica {
 
     /** Which broker of the group a pull answer suggests for the next pull. */
     ReadSuggestion readSuggestion() {
-        return new ReadSuggestion(config.getBrokerId(), config.getWhichBrokerWhenConsumeSlowly(),
-                config.getAccessMessageInMemoryMaxRatio(), () -> slaveReadEnable.getAsBoolean(), store::getMaxPhyOffset);
+        return new ReadSuggestion(config.getBrokerId(), config.slaves().getWhichBrokerWhenConsumeSlowly(),
+                config.slaves().getAccessMessageInMemoryMaxRatio(), () -> slaveReadEnable.getAsBoolean(),
+                store::getMaxPhyOffset);
     }
 
     /** What masters and slaves of a group ask each other, and what tools ask about replication. */
@@ -137,10 +138,11 @@ public final class BrokerReplica {
         syncClient = clientSetup.apply(new NettyRemotingClient(new NettyClientConfig()));
         syncClient.start();
         SlaveSynchronizer sync = new SlaveSynchronizer(syncClient, this::masterAddress, parts.topics,
-                parts.subscriptionGroups, parts.offsets, committed, storeRoot, config.getRegisterBrokerTimeoutMills(),
+                parts.subscriptionGroups, parts.offsets, committed, storeRoot,
+                config.registration().getRegisterBrokerTimeoutMills(),
                 this::askForMaster);
         synchronizer = sync;
-        long interval = config.getSlaveSynchronizeInterval();
+        long interval = config.slaves().getSlaveSynchronizeInterval();
         scheduler.scheduleWithFixedDelay(() -> {
             try {
                 sync.syncOnce();

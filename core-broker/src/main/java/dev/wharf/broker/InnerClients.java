@@ -1,6 +1,6 @@
 package dev.wharf.broker;
 
-import dev.wharf.broker.config.BrokerConfig;
+import dev.wharf.broker.config.InnerClientConfig;
 import dev.wharf.broker.ha.HaSecurity;
 import dev.wharf.remoting.NettyRemotingClient;
 import dev.wharf.remoting.NettyServerConfig;
@@ -30,7 +30,7 @@ final class InnerClients {
     }
 
     /** @throws IllegalArgumentException malformed credentials or unreadable TLS files; the message names the key */
-    static InnerClients from(BrokerConfig config) {
+    static InnerClients from(InnerClientConfig config) {
         String value = config.getInnerClientAuthenticationCredentials();
         Credentials credentials = value.isEmpty() ? null
                 : Credentials.parse(value, "innerClientAuthenticationCredentials");

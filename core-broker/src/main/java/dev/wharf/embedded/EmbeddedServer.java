@@ -105,7 +105,7 @@ public final class EmbeddedServer implements AutoCloseable {
     private static void requireInnerClientSecurity(BrokerSettings settings, NettyServerConfig nameServer) {
         String name = settings.broker().getBrokerName();
         if (nameServer.isAuthenticationEnabled()
-                && settings.broker().getInnerClientAuthenticationCredentials().isEmpty()) {
+                && settings.broker().innerClient().getInnerClientAuthenticationCredentials().isEmpty()) {
             throw new EmbeddedServerException(EmbeddedServerException.Part.SECURITY, "The NameServer started with"
                     + " broker " + name + " authenticates (aclEnable/authenticationEnabled=true), but the broker's"
                     + " innerClientAuthenticationCredentials is not set: the broker cannot register. Set it to"
@@ -113,7 +113,7 @@ public final class EmbeddedServer implements AutoCloseable {
                     + (nameServer.isAuthorizationEnabled() ? " with ADMIN on cluster:"
                             + settings.broker().getBrokerClusterName() : ""), null);
         }
-        if ("enforcing".equals(nameServer.getTlsMode()) && !settings.broker().isInnerClientTlsEnable()) {
+        if ("enforcing".equals(nameServer.getTlsMode()) && !settings.broker().innerClient().isInnerClientTlsEnable()) {
             throw new EmbeddedServerException(EmbeddedServerException.Part.SECURITY, "The NameServer started with"
                     + " broker " + name + " has tlsMode=enforcing, but the broker's innerClientTlsEnable is false: the"
                     + " broker cannot register over plain TCP. Set innerClientTlsEnable=true and"

@@ -28,11 +28,11 @@ public final class InApplicationSettings {
         BrokerSettings s = BrokerSettings.defaults();
         s.broker().setBrokerName(name);
         s.broker().setBrokerClusterName(name);
-        s.broker().setSendMessageThreadPoolNums(2);
-        s.broker().setPullMessageThreadPoolNums(4);
-        s.broker().setQueryMessageThreadPoolNums(1);
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setClientManageThreadPoolNums(2);
+        s.broker().executors().setSendMessageThreadPoolNums(2);
+        s.broker().executors().setPullMessageThreadPoolNums(4);
+        s.broker().executors().setQueryMessageThreadPoolNums(1);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
+        s.broker().executors().setClientManageThreadPoolNums(2);
         s.store().setMappedFileSizeCommitLog(COMMIT_LOG_FILE_SIZE);
         s.store().setMaxHashSlotNum(MAX_HASH_SLOTS);
         s.store().setMaxIndexNum(MAX_INDEX_NUM);

@@ -3,6 +3,7 @@ package dev.wharf.metrics;
 import dev.wharf.broker.Broker;
 import dev.wharf.broker.BrokerService;
 import dev.wharf.broker.config.BrokerConfig;
+import dev.wharf.broker.config.MetricsConfig;
 import dev.wharf.common.config.MetricsExporterKeys;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -34,10 +35,11 @@ public final class BrokerMetrics {
         this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         registry.config().commonTags("cluster", config.getBrokerClusterName(), "broker", config.getBrokerName(),
                 "broker_id", String.valueOf(config.getBrokerId()));
-        this.topics = new TopicMeters(registry, config.getMetricsMaxTopics());
-        this.lag = new LagSampler(registry, broker, config.getMetricsMaxLagSeries(), System::currentTimeMillis);
+        MetricsConfig metrics = config.metrics();
+        this.topics = new TopicMeters(registry, metrics.getMetricsMaxTopics());
+        this.lag = new LagSampler(registry, broker, metrics.getMetricsMaxLagSeries(), System::currentTimeMillis);
         this.endpoint = new PrometheusEndpoint(registry, List.of(lag::refresh, this::refreshGauges),
-                config.getMetricsPromExporterHost(), config.getMetricsPromExporterPort());
+                metrics.getMetricsPromExporterHost(), metrics.getMetricsPromExporterPort());
     }
 
     /**
@@ -56,7 +58,7 @@ public final class BrokerMetrics {
 
     /** Whether a broker's settings ask for the Prometheus endpoint. */
     public static boolean enabled(BrokerConfig config) {
-        return MetricsExporterKeys.PROM.equals(config.getMetricsExporterType());
+        return MetricsExporterKeys.PROM.equals(config.metrics().getMetricsExporterType());
     }
 
     private BrokerService service() {

@@ -30,8 +30,8 @@ class BrokerStatusOldestTest {
     @Timeout(30)
     void aWaitingScheduledMessageAndAnOpenHalfMessageReportTheirAge() throws Exception {
         Broker broker = BrokerFixture.start(dir, s -> {
-            s.broker().setMessageDelayLevel("100ms 1h");
-            s.broker().setTransactionCheckInterval(100); // check rounds read new halves into the open transactions
+            s.broker().schedule().setMessageDelayLevel("100ms 1h");
+            s.broker().transaction().setTransactionCheckInterval(100); // check rounds read new halves into the open transactions
         });
         try (ProtocolClient client = new ProtocolClient(broker.address());
              TransactionProtocol producer = new TransactionProtocol(broker.address(), "oldest-tx-group")) {

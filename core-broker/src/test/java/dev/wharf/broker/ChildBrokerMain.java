@@ -17,9 +17,9 @@ public final class ChildBrokerMain {
 
     public static void main(String[] args) throws Exception {
         Broker broker = BrokerFixture.start(Path.of(args[0]), s -> {
-            s.broker().setPopLeaseScanInterval(50);
+            s.broker().pop().setPopLeaseScanInterval(50);
             // no periodic snapshot: after the kill everything must come back from the ack log
-            s.broker().setAckStateSnapshotInterval(3_600_000);
+            s.broker().pop().setAckStateSnapshotInterval(3_600_000);
         });
         Path file = Path.of(args[1]);
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");

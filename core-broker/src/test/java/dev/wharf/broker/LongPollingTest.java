@@ -33,8 +33,8 @@ class LongPollingTest {
 
     private void start(boolean longPolling) throws Exception {
         broker = BrokerFixture.start(dir, s -> {
-            s.broker().setLongPollingEnable(longPolling);
-            s.broker().setShortPollingTimeMills(300);
+            s.broker().polling().setLongPollingEnable(longPolling);
+            s.broker().polling().setShortPollingTimeMills(300);
         });
         client = new ProtocolClient(broker.address());
         RemotingCommand created = client.invoke(RequestCode.UPDATE_AND_CREATE_TOPIC,

@@ -47,8 +47,8 @@ class PopAckTest {
     @BeforeAll
     static void start() throws Exception {
         broker = BrokerFixture.start(dir, s -> {
-            s.broker().setPopScanUnitsPerQueue(64);
-            s.broker().setPopLeaseScanInterval(50);
+            s.broker().pop().setPopScanUnitsPerQueue(64);
+            s.broker().pop().setPopLeaseScanInterval(50);
         });
         producer = new ProtocolClient(broker.address());
     }

@@ -86,7 +86,7 @@ class RegistrationTest {
         String dead = "127.0.0.1:" + freePort();
         broker = BrokerFixture.start(dir, s -> {
             s.broker().setNamesrvAddr(dead + ";" + ns1.address());
-            s.broker().setRegisterBrokerTimeoutMills(2_000);
+            s.broker().registration().setRegisterBrokerTimeoutMills(2_000);
         });
         String addr = broker.address();
         await().atMost(Duration.ofSeconds(10)).until(() -> routes(ns1, "SCHEDULE_TOPIC_XXXX", addr));

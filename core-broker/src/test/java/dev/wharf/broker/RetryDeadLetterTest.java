@@ -41,7 +41,7 @@ class RetryDeadLetterTest {
     @BeforeEach
     void start() throws Exception {
         broker = BrokerFixture.start(dir, s -> {
-            s.broker().setMessageDelayLevel("100ms 100ms 100ms 100ms 100ms 100ms 100ms 100ms");
+            s.broker().schedule().setMessageDelayLevel("100ms 100ms 100ms 100ms 100ms 100ms 100ms 100ms");
             s.broker().setMaxReconsumeTimes(3);
         });
         client = new ProtocolClient(broker.address());

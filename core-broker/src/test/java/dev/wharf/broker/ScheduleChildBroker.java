@@ -19,8 +19,8 @@ public final class ScheduleChildBroker {
 
     public static void main(String[] args) throws IOException {
         Broker broker = BrokerFixture.start(Path.of(args[0]), s -> {
-            s.broker().setMessageDelayLevel(ScheduleTestSupport.TEST_LEVELS);
-            s.broker().setFlushDelayOffsetInterval(Integer.parseInt(args[2]));
+            s.broker().schedule().setMessageDelayLevel(ScheduleTestSupport.TEST_LEVELS);
+            s.broker().schedule().setFlushDelayOffsetInterval(Integer.parseInt(args[2]));
         });
         Path addressFile = Path.of(args[1]);
         Path tmp = addressFile.resolveSibling(addressFile.getFileName() + ".tmp");

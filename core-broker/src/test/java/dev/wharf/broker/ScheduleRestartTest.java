@@ -55,7 +55,7 @@ class ScheduleRestartTest {
     }
 
     private Broker startBroker() throws Exception {
-        broker = BrokerFixture.start(dir, s -> s.broker().setMessageDelayLevel(ScheduleTestSupport.TEST_LEVELS));
+        broker = BrokerFixture.start(dir, s -> s.broker().schedule().setMessageDelayLevel(ScheduleTestSupport.TEST_LEVELS));
         client = new ProtocolClient(broker.address());
         return broker;
     }

@@ -39,7 +39,7 @@ class ScheduledDeliveryTest {
 
     @BeforeEach
     void start() throws Exception {
-        broker = BrokerFixture.start(dir, s -> s.broker().setMessageDelayLevel(ScheduleTestSupport.TEST_LEVELS));
+        broker = BrokerFixture.start(dir, s -> s.broker().schedule().setMessageDelayLevel(ScheduleTestSupport.TEST_LEVELS));
         client = new ProtocolClient(broker.address());
     }
 

@@ -199,7 +199,7 @@ class SendPullTest {
     void syncFlushSendsAreAnsweredFromTheStoresCompletion(@TempDir Path other) throws Exception {
         Broker sync = BrokerFixture.start(other, s -> {
             s.store().setFlushDiskType(dev.wharf.store.FlushDiskType.SYNC_FLUSH);
-            s.broker().setSendMessageThreadPoolNums(1);
+            s.broker().executors().setSendMessageThreadPoolNums(1);
         });
         try (ProtocolClient c = new ProtocolClient(sync.address())) {
             List<java.util.concurrent.CompletableFuture<RemotingCommand>> sends = new java.util.ArrayList<>();

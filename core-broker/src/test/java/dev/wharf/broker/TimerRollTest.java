@@ -40,7 +40,7 @@ class TimerRollTest {
     }
 
     private void startBroker() throws Exception {
-        broker = BrokerFixture.start(dir, s -> s.broker().setTimerRollIntervalSec(1));
+        broker = BrokerFixture.start(dir, s -> s.broker().schedule().setTimerRollIntervalSec(1));
         client = new ProtocolClient(broker.address());
     }
 

@@ -49,13 +49,13 @@ class TransactionCheckBackTest {
     }
 
     private Broker start(Path storeDir, int checkMax) throws IOException {
-        return start(storeDir, s -> s.broker().setTransactionCheckMax(checkMax));
+        return start(storeDir, s -> s.broker().transaction().setTransactionCheckMax(checkMax));
     }
 
     private Broker start(Path storeDir, Consumer<BrokerSettings> more) throws IOException {
         Broker broker = BrokerFixture.start(storeDir, s -> {
-            s.broker().setTransactionCheckInterval(200);
-            s.broker().setTransactionTimeOut(100);
+            s.broker().transaction().setTransactionCheckInterval(200);
+            s.broker().transaction().setTransactionTimeOut(100);
             more.accept(s);
         });
         brokers.add(broker);

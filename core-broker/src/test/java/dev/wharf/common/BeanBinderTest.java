@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.wharf.common.config.BeanBinder;
+import dev.wharf.common.config.SettingsPart;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -67,5 +68,44 @@ class BeanBinderTest {
     void readsEffectiveConfiguration() {
         assertThat(BeanBinder.read(new Settings())).containsEntry("brokerName", "broker-a").containsEntry("listenPort", "10911");
         assertThat(BeanBinder.keys(Settings.class)).contains("flushDiskType", "autoCreateTopicEnable");
+    }
+
+    public static class Pools {
+        private int sendMessageThreadPoolNums = 4;
+
+        public int getSendMessageThreadPoolNums() { return sendMessageThreadPoolNums; }
+        public void setSendMessageThreadPoolNums(int v) { sendMessageThreadPoolNums = v; }
+    }
+
+    public static class Holder extends Settings {
+        private final Pools pools = new Pools();
+
+        @SettingsPart
+        public Pools pools() { return pools; }
+    }
+
+    public static class Clash extends Settings {
+        private final Settings other = new Settings();
+
+        @SettingsPart
+        public Settings other() { return other; }
+    }
+
+    @Test
+    void keysOfAPartBindListAndReadAsTheHoldersOwn() {
+        Holder h = new Holder();
+        assertThat(BeanBinder.bind(Map.of("sendMessageThreadPoolNums", "2", "listenPort", "1"), h)).isEmpty();
+        assertThat(h.pools().getSendMessageThreadPoolNums()).isEqualTo(2);
+        assertThat(h.getListenPort()).isEqualTo(1);
+        assertThat(BeanBinder.keys(Holder.class)).contains("sendMessageThreadPoolNums", "listenPort");
+        assertThat(BeanBinder.read(h)).containsEntry("sendMessageThreadPoolNums", "2").containsEntry("listenPort", "1");
+        assertThatThrownBy(() -> BeanBinder.bindStrict(Map.of("sendMessageThreadPoolNum", "2"), "broker.conf", h))
+                .hasMessageContaining("did you mean \"sendMessageThreadPoolNums\"");
+    }
+
+    @Test
+    void aKeyDeclaredTwiceInOneHolderIsAProgrammingError() {
+        assertThatThrownBy(() -> BeanBinder.keys(Clash.class)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("declared twice");
     }
 }

@@ -122,8 +122,8 @@ class BrokerMetricsTest {
     @Test
     void deadLettersRetriesScheduledAndHalfMessages() throws Exception {
         cluster = new MetricsCluster(dir, s -> {
-            s.broker().setTransactionCheckInterval(200);
-            s.broker().setTransactionTimeOut(100);
+            s.broker().transaction().setTransactionCheckInterval(200);
+            s.broker().transaction().setTransactionTimeOut(100);
         });
         AdminClient admin = admin();
         createTopic(admin, "metrics-billing");

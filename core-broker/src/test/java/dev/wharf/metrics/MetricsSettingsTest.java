@@ -17,8 +17,8 @@ class MetricsSettingsTest {
         assertThat(BrokerMetrics.enabled(defaults.broker())).isFalse();
         BrokerSettings on = BrokerSettings.from(Map.of("metricsExporterType", "prom"), "test");
         assertThat(BrokerMetrics.enabled(on.broker())).isTrue();
-        assertThat(on.broker().getMetricsPromExporterHost()).isEqualTo("127.0.0.1");
-        assertThat(on.broker().getMetricsPromExporterPort()).isEqualTo(5557);
+        assertThat(on.broker().metrics().getMetricsPromExporterHost()).isEqualTo("127.0.0.1");
+        assertThat(on.broker().metrics().getMetricsPromExporterPort()).isEqualTo(5557);
         NameServerConfig ns = new NameServerConfig();
         assertThat(NameServerMetrics.enabled(ns)).isFalse();
         assertThat(ns.getMetricsPromExporterPort()).as("beside a broker on the same host").isEqualTo(5558);

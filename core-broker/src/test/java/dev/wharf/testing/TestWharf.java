@@ -86,7 +86,7 @@ public final class TestWharf implements AutoCloseable {
         s.broker().setBrokerName(name);
         s.broker().setNamesrvAddr(namesrvAddr);
         // retries wait 300 ms, 400 ms, ... instead of 10 s, 30 s, ...
-        s.broker().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
+        s.broker().schedule().setMessageDelayLevel("100ms 200ms 300ms 400ms 500ms 600ms 700ms 800ms 900ms 1s 1s 1s 1s 1s 1s 1s 1s 1s");
         return s;
     }
 
@@ -99,11 +99,11 @@ public final class TestWharf implements AutoCloseable {
         s.store().setStorePathRootDir(storeDir.toString());
         s.netty().setListenPort(0);
         s.netty().setSelectorThreads(1);
-        s.broker().setSendMessageThreadPoolNums(2);
-        s.broker().setPullMessageThreadPoolNums(4);
-        s.broker().setQueryMessageThreadPoolNums(1);
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setClientManageThreadPoolNums(2);
+        s.broker().executors().setSendMessageThreadPoolNums(2);
+        s.broker().executors().setPullMessageThreadPoolNums(4);
+        s.broker().executors().setQueryMessageThreadPoolNums(1);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
+        s.broker().executors().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(4);
         return s;
     }

@@ -102,7 +102,7 @@ public final class ClientThroughput {
             s.store().setMaxHashSlotNum(500_000);
             s.store().setMaxIndexNum(2_000_000);
             s.netty().setSelectorThreads(2);
-            s.broker().setSendMessageThreadPoolNums(4);
+            s.broker().executors().setSendMessageThreadPoolNums(4);
             s.broker().setDefaultTopicQueueNums(QUEUES);
         });
         List<Client> clients = new ArrayList<>(List.of(new RocketMqClient("RocketMQ->Wharf", servers.namesrvAddr()),

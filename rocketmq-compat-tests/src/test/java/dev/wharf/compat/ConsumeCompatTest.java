@@ -48,7 +48,7 @@ class ConsumeCompatTest {
     @BeforeAll
     static void startServers() throws Exception {
         // short delay levels so that retries (level 3 + attempt) come back within the test
-        servers = WharfServers.start(dir, s -> s.broker().setMessageDelayLevel(
+        servers = WharfServers.start(dir, s -> s.broker().schedule().setMessageDelayLevel(
                 "1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s"));
     }
 

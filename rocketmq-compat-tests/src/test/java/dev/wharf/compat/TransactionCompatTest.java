@@ -41,8 +41,8 @@ class TransactionCompatTest {
     @BeforeAll
     static void startServers() throws Exception {
         servers = WharfServers.start(dir, s -> {
-            s.broker().setTransactionCheckInterval(1_000);
-            s.broker().setTransactionTimeOut(1_000);
+            s.broker().transaction().setTransactionCheckInterval(1_000);
+            s.broker().transaction().setTransactionTimeOut(1_000);
         });
     }
 

@@ -78,10 +78,10 @@ class JdbcTransactionTemplateTest {
     void setUp() throws Exception {
         // check-backs every few hundred milliseconds so that the tests run in seconds
         wharf = TestWharf.builder(dir).brokers("broker").settings(s -> {
-            s.broker().setPullMessageThreadPoolNums(2);
+            s.broker().executors().setPullMessageThreadPoolNums(2);
             s.broker().setDefaultTopicQueueNums(2);
-            s.broker().setTransactionCheckInterval(300);
-            s.broker().setTransactionTimeOut(200);
+            s.broker().transaction().setTransactionCheckInterval(300);
+            s.broker().transaction().setTransactionTimeOut(200);
         }).start();
         wharf.createTopic(TOPIC, 2);
         HikariConfig config = new HikariConfig();

@@ -1,6 +1,8 @@
 package dev.wharf.broker.config;
 
-import dev.wharf.common.config.MetricsExporterKeys;
+import static dev.wharf.broker.config.ConfigChecks.range;
+
+import dev.wharf.common.config.SettingsPart;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -9,15 +11,12 @@ import java.util.List;
  * Settings of the broker role (the store and the network listener have their own config beans). Property
  * names are RocketMQ's, so a RocketMQ {@code broker.conf} mostly reads as it is. Setters accept anything;
  * {@link #validate()} reports every bad value at once, each with what is allowed.
+ *
+ * <p>The broker's identity, topics and clients are set here; each subsystem's settings live in a part of their own
+ * ({@link #executors()}, {@link #transaction()}, {@link #schedule()}, ...), which validates itself. The parts' keys
+ * stay flat: {@code BeanBinder} binds {@code transactionTimeOut} to {@code transaction()} as if this bean had it.
  */
 public class BrokerConfig {
-
-    private static final int CPUS = Runtime.getRuntime().availableProcessors();
-    /** Most delay levels: the schedule topic has one queue per level plus the timer queue. */
-    private static final int MAX_DELAY_LEVELS = 1000;
-    private static final long MAX_DELAY_LEVEL_MILLIS = 365L * 86_400_000L;
-    /** One day in seconds, the smallest {@link #timerMaxDelaySec}. */
-    private static final long DAY_SECONDS = 86_400L;
 
     /** Name of the broker group (master and slaves share it); clients see it in routes. */
     private String brokerName = "broker-a";
@@ -36,31 +35,8 @@ public class BrokerConfig {
     private boolean autoCreateSubscriptionGroup = true;
     /** Queues of an auto-created topic. */
     private int defaultTopicQueueNums = 8;
-    /** How often the broker registers with every NameServer, in milliseconds. */
-    private int registerNameServerPeriod = 30_000;
-    /** How long one registration may take, in milliseconds. */
-    private int registerBrokerTimeoutMills = 6_000;
     /** How often consumer offsets are written to disk, in milliseconds. */
     private int flushConsumerOffsetInterval = 5_000;
-    /** Whether a pull that finds nothing waits for a message up to the consumer's suspend timeout. */
-    private boolean longPollingEnable = true;
-    /** With long polling disabled: how long a pull that finds nothing waits (0 = answer at once). */
-    private long shortPollingTimeMills = 1_000;
-    /** Threads storing sent messages. */
-    private int sendMessageThreadPoolNums = Math.min(4, CPUS);
-    /** Threads serving pulls. */
-    private int pullMessageThreadPoolNums = 4 + CPUS * 2;
-    /** Threads serving queries by key and by id. */
-    private int queryMessageThreadPoolNums = 2 + CPUS;
-    /** Threads serving topic administration and statistics. */
-    private int adminBrokerThreadPoolNums = 4;
-    /** Threads serving heartbeats, offsets and queue locks. */
-    private int clientManageThreadPoolNums = 8;
-    private int sendThreadPoolQueueCapacity = 10_000;
-    private int pullThreadPoolQueueCapacity = 100_000;
-    private int queryThreadPoolQueueCapacity = 20_000;
-    private int adminBrokerThreadPoolQueueCapacity = 10_000;
-    private int clientManagerThreadPoolQueueCapacity = 100_000;
     /** A client silent for this long (no heartbeat) is dropped, in milliseconds. */
     private long channelExpiredTimeout = 120_000;
     /** How often silent clients are looked for, in milliseconds. */
@@ -74,57 +50,78 @@ public class BrokerConfig {
      * the offset, but at most this long, in milliseconds.
      */
     private long offsetResetGuardMillis = 30_000;
-    /** Delay levels (level n = the n-th entry) for scheduled delivery: numbers with ms, s, m, h or d. */
-    private String messageDelayLevel = "1s 5s 10s 30s 1m 2m 3m 4m 5m 6m 7m 8m 9m 10m 20m 30m 1h 2h";
-    /** How often half messages without an outcome are looked for and their producers asked, in milliseconds. */
-    private long transactionCheckInterval = 60_000;
-    /** A transaction is asked about once its newest half message is this old, in milliseconds. */
-    private long transactionTimeOut = 6_000;
-    /** Check-backs of one transaction before its half messages are discarded (moved to TRANS_CHECK_MAX_TIME_TOPIC). */
-    private int transactionCheckMax = 15;
-    /** Threads serving END_TRANSACTION (commits write and may wait for the disk). */
-    private int endTransactionThreadPoolNums = Math.max(2, Math.min(8, CPUS));
-    private int endTransactionPoolQueueCapacity = 100_000;
-    /**
-     * Longest delay accepted for a message with an arbitrary delivery time (DELAY_MS / DELIVER_TIME_MS), in
-     * seconds; a later delivery time is refused at send. At least one day; default 30 days.
-     */
-    private long timerMaxDelaySec = 30 * DAY_SECONDS;
-    /**
-     * A timer message that would wait longer than this is copied to the end of the timer queue after this
-     * long, so commit-log clean-up (fileReservedTime) never deletes a message that still waits; in seconds.
-     * 0 = half of the store's fileReservedTime, at least 10 minutes.
-     */
-    private long timerRollIntervalSec = 0;
-    /** How often the scheduler's progress (config/delayOffset.json) is written when it changed, in milliseconds. */
-    private int flushDelayOffsetInterval = 1_000;
-    /** Threads serving pops and peeks (acknowledgement-based consumption). */
-    private int popMessageThreadPoolNums = 4 + CPUS;
-    /** Threads serving acks and lease changes. */
-    private int ackMessageThreadPoolNums = 3;
-    private int popThreadPoolQueueCapacity = 100_000;
-    private int ackThreadPoolQueueCapacity = 100_000;
-    /** Consume-queue units one pop or peek looks at per queue at most (then it continues on the next one). */
-    private int popScanUnitsPerQueue = 2_048;
-    /** How often ended leases are looked for, in milliseconds. */
-    private long popLeaseScanInterval = 200;
-    /** How often the acknowledgement state is written to config/ackState.json when it changed, in milliseconds. */
-    private long ackStateSnapshotInterval = 3_000;
-    /**
-     * SYNC_FLUSH: whether the record of a delivery (lease and delivery counts) is forced before the messages are handed
-     * out; false lets it ride on the group commit's next force, at most one round later.
-     */
-    private boolean forceDeliveryCounts = false;
-    /** A slave copies its master's topics, groups, offsets and progress documents this often, in milliseconds. */
-    private long slaveSynchronizeInterval = 3_000;
-    /** The slave a master suggests to consumers whose reads lag far behind (when slave reads are enabled). */
-    private long whichBrokerWhenConsumeSlowly = 1;
-    /**
-     * A pull whose data lies more than this percentage of physical memory behind the commit log's end is
-     * "lagging": likely no longer in the page cache, so a master suggests a slave for it (with slave reads on).
-     * 0 counts every read that is not at the end as lagging.
-     */
-    private int accessMessageInMemoryMaxRatio = 40;
+
+    private final ExecutorsConfig executors = new ExecutorsConfig();
+
+    /** Sizes of the request executors. */
+    @SettingsPart
+    public ExecutorsConfig executors() {
+        return executors;
+    }
+
+    private final TransactionConfig transaction = new TransactionConfig();
+
+    /** Check-back of open transactions and the END_TRANSACTION executor. */
+    @SettingsPart
+    public TransactionConfig transaction() {
+        return transaction;
+    }
+
+    private final ScheduleConfig schedule = new ScheduleConfig();
+
+    /** Delay levels, the timer and the scheduler's progress file. */
+    @SettingsPart
+    public ScheduleConfig schedule() {
+        return schedule;
+    }
+
+    private final PopConfig pop = new PopConfig();
+
+    /** Pop, ack and lease settings. */
+    @SettingsPart
+    public PopConfig pop() {
+        return pop;
+    }
+
+    private final PollingConfig polling = new PollingConfig();
+
+    /** How pulls that find nothing wait. */
+    @SettingsPart
+    public PollingConfig polling() {
+        return polling;
+    }
+
+    private final RegistrationConfig registration = new RegistrationConfig();
+
+    /** How often and how patiently the broker registers with the NameServers. */
+    @SettingsPart
+    public RegistrationConfig registration() {
+        return registration;
+    }
+
+    private final SlaveConfig slaves = new SlaveConfig();
+
+    /** How slaves copy metadata and serve lagging reads. */
+    @SettingsPart
+    public SlaveConfig slaves() {
+        return slaves;
+    }
+
+    private final MetricsConfig metrics = new MetricsConfig();
+
+    /** The metrics endpoint and its series caps. */
+    @SettingsPart
+    public MetricsConfig metrics() {
+        return metrics;
+    }
+
+    private final InnerClientConfig innerClient = new InnerClientConfig();
+
+    /** Credentials and TLS of the broker's own clients. */
+    @SettingsPart
+    public InnerClientConfig innerClient() {
+        return innerClient;
+    }
 
     /**
      * Checks every setting.
@@ -147,63 +144,27 @@ public class BrokerConfig {
         } catch (IllegalArgumentException e) {
             errors.add(e.getMessage());
         }
-        validateMetrics(errors);
         if (brokerIP1 == null || brokerIP1.isBlank() || brokerIP1.chars().filter(c -> c == ':').count() == 1) {
             errors.add("brokerIP1 \"" + brokerIP1 + "\" is not an address; give the IP clients reach this broker at,"
                     + " without a port (the port is listenPort).");
         }
         range(errors, "defaultTopicQueueNums", defaultTopicQueueNums, 1, 1024);
-        range(errors, "registerNameServerPeriod", registerNameServerPeriod, 1_000, 60_000);
-        range(errors, "registerBrokerTimeoutMills", registerBrokerTimeoutMills, 100, 60_000);
         range(errors, "flushConsumerOffsetInterval", flushConsumerOffsetInterval, 100, Integer.MAX_VALUE);
-        range(errors, "shortPollingTimeMills", shortPollingTimeMills, 0, 60_000);
-        range(errors, "sendMessageThreadPoolNums", sendMessageThreadPoolNums, 1, 1024);
-        range(errors, "pullMessageThreadPoolNums", pullMessageThreadPoolNums, 1, 1024);
-        range(errors, "queryMessageThreadPoolNums", queryMessageThreadPoolNums, 1, 1024);
-        range(errors, "adminBrokerThreadPoolNums", adminBrokerThreadPoolNums, 1, 1024);
-        range(errors, "clientManageThreadPoolNums", clientManageThreadPoolNums, 1, 1024);
-        range(errors, "sendThreadPoolQueueCapacity", sendThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "pullThreadPoolQueueCapacity", pullThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "queryThreadPoolQueueCapacity", queryThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "adminBrokerThreadPoolQueueCapacity", adminBrokerThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "clientManagerThreadPoolQueueCapacity", clientManagerThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
         range(errors, "channelExpiredTimeout", channelExpiredTimeout, 1_000, Long.MAX_VALUE);
         range(errors, "clientHousekeepingInterval", clientHousekeepingInterval, 100, Integer.MAX_VALUE);
         range(errors, "maxReconsumeTimes", maxReconsumeTimes, 0, 10_000);
         range(errors, "rebalanceLockMaxLiveTime", rebalanceLockMaxLiveTime, 1_000, Long.MAX_VALUE);
         range(errors, "offsetResetGuardMillis", offsetResetGuardMillis, 0, Long.MAX_VALUE);
-        range(errors, "transactionCheckInterval", transactionCheckInterval, 100, Long.MAX_VALUE);
-        range(errors, "transactionTimeOut", transactionTimeOut, 0, Long.MAX_VALUE);
-        range(errors, "transactionCheckMax", transactionCheckMax, 1, 10_000);
-        range(errors, "endTransactionThreadPoolNums", endTransactionThreadPoolNums, 1, 1024);
-        range(errors, "endTransactionPoolQueueCapacity", endTransactionPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "timerMaxDelaySec", timerMaxDelaySec, DAY_SECONDS, 3650 * DAY_SECONDS);
-        range(errors, "timerRollIntervalSec", timerRollIntervalSec, 0, 3650 * DAY_SECONDS);
-        range(errors, "flushDelayOffsetInterval", flushDelayOffsetInterval, 10, 60_000);
-        range(errors, "popMessageThreadPoolNums", popMessageThreadPoolNums, 1, 1024);
-        range(errors, "ackMessageThreadPoolNums", ackMessageThreadPoolNums, 1, 1024);
-        range(errors, "popThreadPoolQueueCapacity", popThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "ackThreadPoolQueueCapacity", ackThreadPoolQueueCapacity, 0, Integer.MAX_VALUE);
-        range(errors, "popScanUnitsPerQueue", popScanUnitsPerQueue, 32, 1_000_000);
-        range(errors, "popLeaseScanInterval", popLeaseScanInterval, 10, 60_000);
-        range(errors, "ackStateSnapshotInterval", ackStateSnapshotInterval, 100, 3_600_000);
-        try {
-            delayLevelMillis();
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
-        range(errors, "slaveSynchronizeInterval", slaveSynchronizeInterval, 100, 600_000);
-        range(errors, "whichBrokerWhenConsumeSlowly", whichBrokerWhenConsumeSlowly, 0, Integer.MAX_VALUE);
-        range(errors, "accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio, 0, 100);
+        executors.validate(errors);
+        transaction.validate(errors);
+        schedule.validate(errors);
+        pop.validate(errors);
+        polling.validate(errors);
+        registration.validate(errors);
+        slaves.validate(errors);
+        metrics.validate(errors);
         if (!errors.isEmpty()) {
             throw new IllegalArgumentException("Invalid broker configuration: " + String.join(" ", errors));
-        }
-    }
-
-    private static void range(List<String> errors, String name, long value, long min, long max) {
-        if (value < min || value > max) {
-            errors.add(name + " is " + value + "; use " + (max == Long.MAX_VALUE || max == Integer.MAX_VALUE
-                    ? "at least " + min : "a value from " + min + " to " + max) + ".");
         }
     }
 
@@ -241,54 +202,6 @@ public class BrokerConfig {
             }
         }
         return List.copyOf(out);
-    }
-
-    /**
-     * The delay of each level of {@link #getMessageDelayLevel()} in milliseconds (index 0 = level 1).
-     *
-     * @throws IllegalArgumentException naming an entry that is not a number followed by ms, s, m, h or d
-     */
-    public long[] delayLevelMillis() {
-        if (messageDelayLevel == null || messageDelayLevel.isBlank()) {
-            throw new IllegalArgumentException("messageDelayLevel is empty; give delays such as \"1s 5s 10s 30s 1m\".");
-        }
-        String[] parts = messageDelayLevel.trim().split("\\s+");
-        long[] out = new long[parts.length];
-        for (int i = 0; i < parts.length; i++) {
-            String p = parts[i];
-            int unitLength = p.endsWith("ms") ? 2 : 1;
-            long factor = unitLength == 2 ? 1L : switch (p.charAt(p.length() - 1)) {
-                case 's' -> 1_000L;
-                case 'm' -> 60_000L;
-                case 'h' -> 3_600_000L;
-                case 'd' -> 86_400_000L;
-                default -> -1L;
-            };
-            long amount = -1;
-            if (factor > 0 && p.length() > unitLength) {
-                try {
-                    amount = Long.parseLong(p.substring(0, p.length() - unitLength));
-                } catch (NumberFormatException e) {
-                    amount = -1;
-                }
-            }
-            if (amount <= 0 || amount > MAX_DELAY_LEVEL_MILLIS / factor) {
-                throw new IllegalArgumentException("messageDelayLevel entry \"" + p + "\" (level " + (i + 1)
-                        + ") is not a positive number followed by ms, s, m, h or d (at most 365d), e.g. \"500ms\""
-                        + " or \"10s\".");
-            }
-            out[i] = amount * factor;
-        }
-        if (out.length > MAX_DELAY_LEVELS) {
-            throw new IllegalArgumentException("messageDelayLevel has " + out.length + " levels; at most "
-                    + MAX_DELAY_LEVELS + " are allowed (each level is a queue of the schedule topic).");
-        }
-        return out;
-    }
-
-    /** Number of delay levels (the queues of the schedule topic). */
-    public int delayLevelCount() {
-        return delayLevelMillis().length;
     }
 
     public String getBrokerName() {
@@ -355,124 +268,12 @@ public class BrokerConfig {
         this.defaultTopicQueueNums = defaultTopicQueueNums;
     }
 
-    public int getRegisterNameServerPeriod() {
-        return registerNameServerPeriod;
-    }
-
-    public void setRegisterNameServerPeriod(int registerNameServerPeriod) {
-        this.registerNameServerPeriod = registerNameServerPeriod;
-    }
-
-    public int getRegisterBrokerTimeoutMills() {
-        return registerBrokerTimeoutMills;
-    }
-
-    public void setRegisterBrokerTimeoutMills(int registerBrokerTimeoutMills) {
-        this.registerBrokerTimeoutMills = registerBrokerTimeoutMills;
-    }
-
     public int getFlushConsumerOffsetInterval() {
         return flushConsumerOffsetInterval;
     }
 
     public void setFlushConsumerOffsetInterval(int flushConsumerOffsetInterval) {
         this.flushConsumerOffsetInterval = flushConsumerOffsetInterval;
-    }
-
-    public boolean isLongPollingEnable() {
-        return longPollingEnable;
-    }
-
-    public void setLongPollingEnable(boolean longPollingEnable) {
-        this.longPollingEnable = longPollingEnable;
-    }
-
-    public long getShortPollingTimeMills() {
-        return shortPollingTimeMills;
-    }
-
-    public void setShortPollingTimeMills(long shortPollingTimeMills) {
-        this.shortPollingTimeMills = shortPollingTimeMills;
-    }
-
-    public int getSendMessageThreadPoolNums() {
-        return sendMessageThreadPoolNums;
-    }
-
-    public void setSendMessageThreadPoolNums(int sendMessageThreadPoolNums) {
-        this.sendMessageThreadPoolNums = sendMessageThreadPoolNums;
-    }
-
-    public int getPullMessageThreadPoolNums() {
-        return pullMessageThreadPoolNums;
-    }
-
-    public void setPullMessageThreadPoolNums(int pullMessageThreadPoolNums) {
-        this.pullMessageThreadPoolNums = pullMessageThreadPoolNums;
-    }
-
-    public int getQueryMessageThreadPoolNums() {
-        return queryMessageThreadPoolNums;
-    }
-
-    public void setQueryMessageThreadPoolNums(int queryMessageThreadPoolNums) {
-        this.queryMessageThreadPoolNums = queryMessageThreadPoolNums;
-    }
-
-    public int getAdminBrokerThreadPoolNums() {
-        return adminBrokerThreadPoolNums;
-    }
-
-    public void setAdminBrokerThreadPoolNums(int adminBrokerThreadPoolNums) {
-        this.adminBrokerThreadPoolNums = adminBrokerThreadPoolNums;
-    }
-
-    public int getClientManageThreadPoolNums() {
-        return clientManageThreadPoolNums;
-    }
-
-    public void setClientManageThreadPoolNums(int clientManageThreadPoolNums) {
-        this.clientManageThreadPoolNums = clientManageThreadPoolNums;
-    }
-
-    public int getSendThreadPoolQueueCapacity() {
-        return sendThreadPoolQueueCapacity;
-    }
-
-    public void setSendThreadPoolQueueCapacity(int sendThreadPoolQueueCapacity) {
-        this.sendThreadPoolQueueCapacity = sendThreadPoolQueueCapacity;
-    }
-
-    public int getPullThreadPoolQueueCapacity() {
-        return pullThreadPoolQueueCapacity;
-    }
-
-    public void setPullThreadPoolQueueCapacity(int pullThreadPoolQueueCapacity) {
-        this.pullThreadPoolQueueCapacity = pullThreadPoolQueueCapacity;
-    }
-
-    public int getQueryThreadPoolQueueCapacity() {
-        return queryThreadPoolQueueCapacity;
-    }
-
-    public void setQueryThreadPoolQueueCapacity(int queryThreadPoolQueueCapacity) {
-        this.queryThreadPoolQueueCapacity = queryThreadPoolQueueCapacity;
-    }
-
-    public int getAdminBrokerThreadPoolQueueCapacity() {
-        return adminBrokerThreadPoolQueueCapacity;
-    }
-
-    public void setAdminBrokerThreadPoolQueueCapacity(int adminBrokerThreadPoolQueueCapacity) {
-        this.adminBrokerThreadPoolQueueCapacity = adminBrokerThreadPoolQueueCapacity;
-    }
-
-    public int getClientManagerThreadPoolQueueCapacity() {
-        return clientManagerThreadPoolQueueCapacity;
-    }
-
-    public void setClientManagerThreadPoolQueueCapacity(int clientManagerThreadPoolQueueCapacity) {
-        this.clientManagerThreadPoolQueueCapacity = clientManagerThreadPoolQueueCapacity;
     }
 
     public long getChannelExpiredTimeout() {
@@ -515,323 +316,6 @@ public class BrokerConfig {
         this.offsetResetGuardMillis = offsetResetGuardMillis;
     }
 
-    public String getMessageDelayLevel() {
-        return messageDelayLevel;
-    }
-
-    public void setMessageDelayLevel(String messageDelayLevel) {
-        this.messageDelayLevel = messageDelayLevel;
-    }
-
-    public long getTransactionCheckInterval() {
-        return transactionCheckInterval;
-    }
-
-    public void setTransactionCheckInterval(long transactionCheckInterval) {
-        this.transactionCheckInterval = transactionCheckInterval;
-    }
-
-    public long getTransactionTimeOut() {
-        return transactionTimeOut;
-    }
-
-    public void setTransactionTimeOut(long transactionTimeOut) {
-        this.transactionTimeOut = transactionTimeOut;
-    }
-
-    public int getTransactionCheckMax() {
-        return transactionCheckMax;
-    }
-
-    public void setTransactionCheckMax(int transactionCheckMax) {
-        this.transactionCheckMax = transactionCheckMax;
-    }
-
-    public int getEndTransactionThreadPoolNums() {
-        return endTransactionThreadPoolNums;
-    }
-
-    public void setEndTransactionThreadPoolNums(int endTransactionThreadPoolNums) {
-        this.endTransactionThreadPoolNums = endTransactionThreadPoolNums;
-    }
-
-    public int getEndTransactionPoolQueueCapacity() {
-        return endTransactionPoolQueueCapacity;
-    }
-
-    public void setEndTransactionPoolQueueCapacity(int endTransactionPoolQueueCapacity) {
-        this.endTransactionPoolQueueCapacity = endTransactionPoolQueueCapacity;
-    }
-
-    public long getTimerMaxDelaySec() {
-        return timerMaxDelaySec;
-    }
-
-    public void setTimerMaxDelaySec(long timerMaxDelaySec) {
-        this.timerMaxDelaySec = timerMaxDelaySec;
-    }
-
-    public long getTimerRollIntervalSec() {
-        return timerRollIntervalSec;
-    }
-
-    public void setTimerRollIntervalSec(long timerRollIntervalSec) {
-        this.timerRollIntervalSec = timerRollIntervalSec;
-    }
-
-    public int getFlushDelayOffsetInterval() {
-        return flushDelayOffsetInterval;
-    }
-
-    public void setFlushDelayOffsetInterval(int flushDelayOffsetInterval) {
-        this.flushDelayOffsetInterval = flushDelayOffsetInterval;
-    }
-
-    public int getPopMessageThreadPoolNums() {
-        return popMessageThreadPoolNums;
-    }
-
-    public void setPopMessageThreadPoolNums(int popMessageThreadPoolNums) {
-        this.popMessageThreadPoolNums = popMessageThreadPoolNums;
-    }
-
-    public int getAckMessageThreadPoolNums() {
-        return ackMessageThreadPoolNums;
-    }
-
-    public void setAckMessageThreadPoolNums(int ackMessageThreadPoolNums) {
-        this.ackMessageThreadPoolNums = ackMessageThreadPoolNums;
-    }
-
-    public int getPopThreadPoolQueueCapacity() {
-        return popThreadPoolQueueCapacity;
-    }
-
-    public void setPopThreadPoolQueueCapacity(int popThreadPoolQueueCapacity) {
-        this.popThreadPoolQueueCapacity = popThreadPoolQueueCapacity;
-    }
-
-    public int getAckThreadPoolQueueCapacity() {
-        return ackThreadPoolQueueCapacity;
-    }
-
-    public void setAckThreadPoolQueueCapacity(int ackThreadPoolQueueCapacity) {
-        this.ackThreadPoolQueueCapacity = ackThreadPoolQueueCapacity;
-    }
-
-    public int getPopScanUnitsPerQueue() {
-        return popScanUnitsPerQueue;
-    }
-
-    public void setPopScanUnitsPerQueue(int popScanUnitsPerQueue) {
-        this.popScanUnitsPerQueue = popScanUnitsPerQueue;
-    }
-
-    public long getPopLeaseScanInterval() {
-        return popLeaseScanInterval;
-    }
-
-    public void setPopLeaseScanInterval(long popLeaseScanInterval) {
-        this.popLeaseScanInterval = popLeaseScanInterval;
-    }
-
-    public long getAckStateSnapshotInterval() {
-        return ackStateSnapshotInterval;
-    }
-
-    public void setAckStateSnapshotInterval(long ackStateSnapshotInterval) {
-        this.ackStateSnapshotInterval = ackStateSnapshotInterval;
-    }
-
-    public boolean isForceDeliveryCounts() {
-        return forceDeliveryCounts;
-    }
-
-    /**
-     * false: under SYNC_FLUSH a delivery's lease record is not forced before the messages go out. A power loss (not a
-     * process crash) in the next group-commit round can then hand a message out again with its earlier delivery
-     * count (JMSRedelivered false); it loses nothing.
-     */
-    public void setForceDeliveryCounts(boolean forceDeliveryCounts) {
-        this.forceDeliveryCounts = forceDeliveryCounts;
-    }
-
-    public long getSlaveSynchronizeInterval() {
-        return slaveSynchronizeInterval;
-    }
-
-    public void setSlaveSynchronizeInterval(long slaveSynchronizeInterval) {
-        this.slaveSynchronizeInterval = slaveSynchronizeInterval;
-    }
-
-    public long getWhichBrokerWhenConsumeSlowly() {
-        return whichBrokerWhenConsumeSlowly;
-    }
-
-    public void setWhichBrokerWhenConsumeSlowly(long whichBrokerWhenConsumeSlowly) {
-        this.whichBrokerWhenConsumeSlowly = whichBrokerWhenConsumeSlowly;
-    }
-
-    public int getAccessMessageInMemoryMaxRatio() {
-        return accessMessageInMemoryMaxRatio;
-    }
-
-    public void setAccessMessageInMemoryMaxRatio(int accessMessageInMemoryMaxRatio) {
-        this.accessMessageInMemoryMaxRatio = accessMessageInMemoryMaxRatio;
-    }
-
-    // ------------------------------------------------------------------ metrics (dev.wharf.metrics)
-
-    private String metricsExporterType = MetricsExporterKeys.DISABLE;
-    private String metricsPromExporterHost = MetricsExporterKeys.DEFAULT_HOST;
-    private int metricsPromExporterPort = MetricsExporterKeys.DEFAULT_PORT;
-    private int metricsMaxTopics = 1_000;
-    private int metricsMaxLagSeries = 2_000;
-
-    private void validateMetrics(List<String> errors) {
-        try {
-            metricsExporterType = MetricsExporterKeys.exporterType(metricsExporterType);
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
-        try {
-            metricsPromExporterHost = MetricsExporterKeys.host(metricsPromExporterHost);
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
-        try {
-            MetricsExporterKeys.port(metricsPromExporterPort);
-        } catch (IllegalArgumentException e) {
-            errors.add(e.getMessage());
-        }
-        if (metricsMaxTopics < 0) {
-            errors.add("metricsMaxTopics is " + metricsMaxTopics + "; use 0 or more (0 = no per-topic series).");
-        }
-        if (metricsMaxLagSeries < 0) {
-            errors.add("metricsMaxLagSeries is " + metricsMaxLagSeries + "; use 0 or more.");
-        }
-    }
-
-    /** DISABLE (default: no port opens) or PROM (Prometheus text format at http://host:port/metrics). */
-    public String getMetricsExporterType() {
-        return metricsExporterType;
-    }
-
-    public void setMetricsExporterType(String metricsExporterType) {
-        this.metricsExporterType = metricsExporterType;
-    }
-
-    /** Interface the Prometheus endpoint listens on; loopback by default, 0.0.0.0 for every interface. */
-    public String getMetricsPromExporterHost() {
-        return metricsPromExporterHost;
-    }
-
-    public void setMetricsPromExporterHost(String metricsPromExporterHost) {
-        this.metricsPromExporterHost = metricsPromExporterHost;
-    }
-
-    /** Port of the Prometheus endpoint (0 = any free port). */
-    public int getMetricsPromExporterPort() {
-        return metricsPromExporterPort;
-    }
-
-    public void setMetricsPromExporterPort(int metricsPromExporterPort) {
-        this.metricsPromExporterPort = metricsPromExporterPort;
-    }
-
-    /**
-     * Topics that get series of their own (messages and bytes in and out); traffic of topics beyond the cap is
-     * counted under topic="_other". Retry and dead-letter topics are counted as "%RETRY%" and "%DLQ%".
-     */
-    public int getMetricsMaxTopics() {
-        return metricsMaxTopics;
-    }
-
-    public void setMetricsMaxTopics(int metricsMaxTopics) {
-        this.metricsMaxTopics = metricsMaxTopics;
-    }
-
-    /**
-     * Consumer group/topic pairs exported with their lag at a scrape: the ones lagging most; the rest are summed
-     * in wharf_consumer_lag_dropped_pairs.
-     */
-    public int getMetricsMaxLagSeries() {
-        return metricsMaxLagSeries;
-    }
-
-    public void setMetricsMaxLagSeries(int metricsMaxLagSeries) {
-        this.metricsMaxLagSeries = metricsMaxLagSeries;
-    }
-
-    // ------------------------------------------------------------------ the broker's own clients (security)
-
-    private String innerClientAuthenticationCredentials = "";
-    private boolean innerClientTlsEnable;
-    private String innerClientTlsTrustCertPath = "";
-    private String innerClientTlsCertPath = "";
-    private String innerClientTlsKeyPath = "";
-    private String innerClientTlsKeyPassword = "";
-
-    /**
-     * The user the broker's own requests are signed as (registration with the NameServers, a slave's metadata sync,
-     * the controller), in RocketMQ's form <code>{"accessKey":"broker","secretKey":"..."}</code> or {@code user:password};
-     * empty: unsigned. With authorization on, that user needs ADMIN on {@code cluster:<brokerClusterName>} at the
-     * NameServers and on {@code cluster:*} at a master. Never logged.
-     */
-    public String getInnerClientAuthenticationCredentials() {
-        return innerClientAuthenticationCredentials;
-    }
-
-    public void setInnerClientAuthenticationCredentials(String innerClientAuthenticationCredentials) {
-        this.innerClientAuthenticationCredentials = innerClientAuthenticationCredentials == null ? ""
-                : innerClientAuthenticationCredentials.trim();
-    }
-
-    /** Whether the broker's own clients (to NameServers, master, controller) speak TLS. */
-    public boolean isInnerClientTlsEnable() {
-        return innerClientTlsEnable;
-    }
-
-    public void setInnerClientTlsEnable(boolean innerClientTlsEnable) {
-        this.innerClientTlsEnable = innerClientTlsEnable;
-    }
-
-    /** PEM certificates the broker's own clients trust; empty: the JDK's default authorities. */
-    public String getInnerClientTlsTrustCertPath() {
-        return innerClientTlsTrustCertPath;
-    }
-
-    public void setInnerClientTlsTrustCertPath(String innerClientTlsTrustCertPath) {
-        this.innerClientTlsTrustCertPath = innerClientTlsTrustCertPath == null ? "" : innerClientTlsTrustCertPath;
-    }
-
-    /** The certificate the broker's own clients present for mutual TLS (PEM or PKCS#12 .p12); empty: none. */
-    public String getInnerClientTlsCertPath() {
-        return innerClientTlsCertPath;
-    }
-
-    public void setInnerClientTlsCertPath(String innerClientTlsCertPath) {
-        this.innerClientTlsCertPath = innerClientTlsCertPath == null ? "" : innerClientTlsCertPath;
-    }
-
-    /** The PKCS#8 PEM private key of {@code innerClientTlsCertPath}. */
-    public String getInnerClientTlsKeyPath() {
-        return innerClientTlsKeyPath;
-    }
-
-    public void setInnerClientTlsKeyPath(String innerClientTlsKeyPath) {
-        this.innerClientTlsKeyPath = innerClientTlsKeyPath == null ? "" : innerClientTlsKeyPath;
-    }
-
-    /** Password of that key or key store; empty for none. Never logged. */
-    public String getInnerClientTlsKeyPassword() {
-        return innerClientTlsKeyPassword;
-    }
-
-    public void setInnerClientTlsKeyPassword(String innerClientTlsKeyPassword) {
-        this.innerClientTlsKeyPassword = innerClientTlsKeyPassword == null ? "" : innerClientTlsKeyPassword;
-    }
-
     /**
      * Whether this broker is a slave of its group (brokerId above 0). Validated settings make brokerRole agree: it
      * is SLAVE exactly when this is true (see HaConfig#validate).
@@ -844,6 +328,7 @@ public class BrokerConfig {
     public String toString() {
         return "BrokerConfig{brokerName=" + brokerName + ", cluster=" + brokerClusterName + ", brokerId=" + brokerId
                 + ", namesrvAddr=" + namesrvAddr + ", brokerIP1=" + brokerIP1 + ", delayLevels="
-                + Arrays.toString(messageDelayLevel == null ? null : messageDelayLevel.split("\\s+")) + "}";
+                + Arrays.toString(schedule.getMessageDelayLevel() == null ? null
+                        : schedule.getMessageDelayLevel().split("\\s+")) + "}";
     }
 }

@@ -77,8 +77,8 @@ public final class PullMessageProcessor implements RequestProcessor {
                                 ConsumerOffsetManager offsets, PullTracker tracker, SubscriptionCache subscriptions,
                                 PullRequestHoldService holdService, Executor pullExecutor, LongSupplier clock) {
         this(config, store, topics, consumers, groups, offsets, tracker, subscriptions, holdService, pullExecutor, clock,
-                new ReadSuggestion(config.getBrokerId(), config.getWhichBrokerWhenConsumeSlowly(),
-                        config.getAccessMessageInMemoryMaxRatio(), () -> false, store::getMaxPhyOffset));
+                new ReadSuggestion(config.getBrokerId(), config.slaves().getWhichBrokerWhenConsumeSlowly(),
+                        config.slaves().getAccessMessageInMemoryMaxRatio(), () -> false, store::getMaxPhyOffset));
     }
 
     /** @param suggestion which broker of the group each answer suggests for the next pull */
@@ -205,7 +205,7 @@ public final class PullMessageProcessor implements RequestProcessor {
             nextBeginOffset = header.queueOffset();
         }
         if (code == ResponseCode.PULL_NOT_FOUND && fresh && hasSuspend) {
-            long suspend = config.isLongPollingEnable() ? header.suspendTimeoutMillis() : config.getShortPollingTimeMills();
+            long suspend = config.polling().holdMillis(header.suspendTimeoutMillis());
             if (suspend > 0) {
                 result.release();
                 long deadline = now + suspend;

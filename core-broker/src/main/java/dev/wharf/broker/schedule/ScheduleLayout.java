@@ -11,7 +11,7 @@ public final class ScheduleLayout {
 
     private final long[] levelMillis;
 
-    /** @param levelMillis the delay of each level, index 0 = level 1 (BrokerConfig#delayLevelMillis) */
+    /** @param levelMillis the delay of each level, index 0 = level 1 (ScheduleConfig#delayLevelMillis) */
     public ScheduleLayout(long[] levelMillis) {
         if (levelMillis.length == 0) {
             throw new IllegalArgumentException("at least one delay level is needed");

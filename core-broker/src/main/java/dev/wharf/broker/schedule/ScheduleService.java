@@ -1,6 +1,6 @@
 package dev.wharf.broker.schedule;
 
-import dev.wharf.broker.config.BrokerConfig;
+import dev.wharf.broker.config.ScheduleConfig;
 import dev.wharf.broker.config.JsonConfigFile;
 import dev.wharf.broker.topic.TopicConfigManager;
 import dev.wharf.common.SystemTopics;
@@ -71,7 +71,7 @@ public final class ScheduleService {
      * @param storeRoot         the store's root folder ({@code config/} and {@code schedule/} live there)
      * @param fileReservedHours the store's fileReservedTime: long timer waits roll well before it
      */
-    public ScheduleService(BrokerConfig config, MessageStore store, TopicConfigManager topics, Path storeRoot,
+    public ScheduleService(ScheduleConfig config, MessageStore store, TopicConfigManager topics, Path storeRoot,
                            int fileReservedHours, LongSupplier clock) {
         this.store = store;
         this.clock = clock;

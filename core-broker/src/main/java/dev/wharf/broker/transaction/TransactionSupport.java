@@ -2,9 +2,9 @@ package dev.wharf.broker.transaction;
 
 import dev.wharf.broker.config.BrokerConfig;
 import dev.wharf.broker.config.JsonConfigFile;
+import dev.wharf.broker.config.TransactionConfig;
 import dev.wharf.broker.group.ProducerManager;
 import dev.wharf.broker.processor.PutMessageHook;
-import dev.wharf.remoting.RemotingExecutors;
 import dev.wharf.remoting.RequestProcessor;
 import dev.wharf.store.MessageStore;
 import java.io.IOException;
@@ -44,12 +44,12 @@ public final class TransactionSupport {
         TransactionSizeGuard sizes = new TransactionSizeGuard(store.config().maxBatchBytes());
         this.hook = new HalfMessageHook(index, sizes, clock, delays);
         this.processor = new EndTransactionProcessor(store, follower, resolver, config.getBrokerName());
-        this.executor = RemotingExecutors.bounded("wharf-end-transaction", config.getEndTransactionThreadPoolNums(),
-                config.getEndTransactionPoolQueueCapacity());
+        TransactionConfig settings = config.transaction();
+        this.executor = settings.endTransaction().newExecutor("wharf-end-transaction");
         this.checker = new TransactionChecker(store, producers);
         this.checkService = new TransactionCheckService(store, index, follower, resolver, checker, sizes,
                 JsonConfigFile.inConfigDir(storeRoot, PROGRESS_FILE, TransactionCheckService.Progress.class), executor,
-                config.getTransactionCheckInterval(), config.getTransactionTimeOut(), config.getTransactionCheckMax(),
+                settings.getTransactionCheckInterval(), settings.getTransactionTimeOut(), settings.getTransactionCheckMax(),
                 clock);
     }
 

@@ -5,18 +5,22 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
  * Binds string settings (a config file, URL query parameters, CLI flags) to JavaBean setters by name, so that
  * configuration keys are exactly the setter names (RocketMQ's key names). A key no target has is reported,
  * with the closest known key as a hint, instead of being ignored; a value of the wrong form is rejected with
- * the key, the value and the expected form.
+ * the key, the value and the expected form. A bean's {@link SettingsPart} accessors lead to smaller beans whose keys
+ * count as the holder's own (a key declared twice in one holder is a programming error, reported as such).
  */
 public final class BeanBinder {
 
@@ -35,9 +39,9 @@ public final class BeanBinder {
             String key = e.getKey().trim();
             boolean applied = false;
             for (Object target : targets) {
-                Method setter = setters(target.getClass()).get(key);
-                if (setter != null) {
-                    invoke(target, setter, key, e.getValue());
+                Binding binding = setters(target.getClass()).get(key);
+                if (binding != null) {
+                    invoke(binding.owner(target), binding.setter(), key, e.getValue());
                     applied = true;
                     break;
                 }
@@ -80,17 +84,29 @@ public final class BeanBinder {
         return setters(type).keySet().stream().sorted().toList();
     }
 
-    /** Reads every readable property of a bean as strings (for printing the effective configuration). */
+    /**
+     * Reads every readable property of a bean, its parts' included, as strings (for printing the effective
+     * configuration), in key order.
+     */
     public static Map<String, String> read(Object bean) {
-        Map<String, String> out = new LinkedHashMap<>();
-        Method[] methods = bean.getClass().getMethods();
-        Arrays.sort(methods, Comparator.comparing(Method::getName));
-        for (Method m : methods) {
+        Map<String, String> out = new TreeMap<>();
+        readInto(bean, out);
+        return new LinkedHashMap<>(out);
+    }
+
+    private static void readInto(Object bean, Map<String, String> out) {
+        Map<String, Binding> setters = setters(bean.getClass());
+        for (Method m : bean.getClass().getMethods()) {
             if (m.getParameterCount() != 0 || m.getDeclaringClass() == Object.class || Modifier.isStatic(m.getModifiers())) {
                 continue;
             }
+            if (m.isAnnotationPresent(SettingsPart.class)) {
+                readInto(part(bean, m), out);
+                continue;
+            }
             String name = propertyName(m.getName(), m.getReturnType());
-            if (name != null && setters(bean.getClass()).containsKey(name)) {
+            Binding binding = name == null ? null : setters.get(name);
+            if (binding != null && binding.path().isEmpty()) {
                 try {
                     out.put(name, String.valueOf(m.invoke(bean)));
                 } catch (ReflectiveOperationException e) {
@@ -98,7 +114,6 @@ public final class BeanBinder {
                 }
             }
         }
-        return out;
     }
 
     private static String propertyName(String method, Class<?> type) {
@@ -111,15 +126,69 @@ public final class BeanBinder {
         return null;
     }
 
-    private static Map<String, Method> setters(Class<?> type) {
-        Map<String, Method> out = new LinkedHashMap<>();
-        for (Method m : type.getMethods()) {
+    /** The setter a key reaches: through the part accessors of {@code path} (empty: on the bean itself). */
+    private record Binding(List<Method> path, Method setter) {
+
+        Object owner(Object bean) {
+            Object owner = bean;
+            for (Method accessor : path) {
+                owner = part(owner, accessor);
+            }
+            return owner;
+        }
+    }
+
+    private static final ClassValue<Map<String, Binding>> SETTERS = new ClassValue<>() {
+        @Override
+        protected Map<String, Binding> computeValue(Class<?> type) {
+            return Collections.unmodifiableMap(collectSetters(type));
+        }
+    };
+
+    private static Map<String, Binding> setters(Class<?> type) {
+        return SETTERS.get(type);
+    }
+
+    private static Map<String, Binding> collectSetters(Class<?> type) {
+        Map<String, Binding> out = new LinkedHashMap<>();
+        Method[] methods = type.getMethods();
+        Arrays.sort(methods, Comparator.comparing(Method::getName));
+        for (Method m : methods) {
             if (m.getName().startsWith("set") && m.getName().length() > 3 && m.getParameterCount() == 1
                     && !Modifier.isStatic(m.getModifiers()) && isSupported(m.getParameterTypes()[0])) {
-                out.putIfAbsent(decapitalize(m.getName().substring(3)), m);
+                out.putIfAbsent(decapitalize(m.getName().substring(3)), new Binding(List.of(), m));
+            }
+        }
+        for (Method accessor : methods) {
+            if (!accessor.isAnnotationPresent(SettingsPart.class)) {
+                continue;
+            }
+            if (accessor.getParameterCount() != 0 || Modifier.isStatic(accessor.getModifiers())) {
+                throw new IllegalStateException("@SettingsPart " + type.getName() + "." + accessor.getName()
+                        + " must be an instance accessor without parameters.");
+            }
+            for (Map.Entry<String, Binding> e : setters(accessor.getReturnType()).entrySet()) {
+                List<Method> path = new ArrayList<>();
+                path.add(accessor);
+                path.addAll(e.getValue().path());
+                Binding previous = out.putIfAbsent(e.getKey(), new Binding(List.copyOf(path), e.getValue().setter()));
+                if (previous != null) {
+                    throw new IllegalStateException("Key \"" + e.getKey() + "\" is declared twice in " + type.getName()
+                            + " (by " + previous.setter().getDeclaringClass().getSimpleName() + " and by "
+                            + e.getValue().setter().getDeclaringClass().getSimpleName() + "); keep it in one part.");
+                }
             }
         }
         return out;
+    }
+
+    private static Object part(Object bean, Method accessor) {
+        try {
+            return Objects.requireNonNull(accessor.invoke(bean), accessor.getName());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("Cannot read the settings part " + accessor.getName() + " of "
+                    + bean.getClass().getName(), e);
+        }
     }
 
     private static boolean isSupported(Class<?> t) {

@@ -114,7 +114,7 @@ public final class CommitLog {
         putLock.lock();
         try {
             mappedFileQueue.truncateDirtyFiles(offset);
-            MappedFile last = mappedFileQueue.getLastMappedFile();
+            MappedFile last = mappedFileQueue.lastFile();
             if (last != null) {
                 last.forceAll();
             }
@@ -273,7 +273,7 @@ public final class CommitLog {
     }
 
     private MappedFile writableFile() {
-        MappedFile file = mappedFileQueue.getLastMappedFile(0);
+        MappedFile file = mappedFileQueue.rollIfFull(0);
         if (file == null || file.isFull()) {
             // creation failed; an empty queue answers null, a queue whose last file is full answers that file
             return null;
@@ -385,7 +385,7 @@ public final class CommitLog {
                 }
                 pos += checked;
             }
-            MappedFile file = mappedFileQueue.getLastMappedFile(offset);
+            MappedFile file = mappedFileQueue.rollIfFull(offset);
             if (file == null || file.getFileFromOffset() + file.getWrotePosition() != offset) {
                 return ReplicaAppendResult.refused(end, "Could not open a commit-log file at offset " + offset
                         + " in " + mappedFileQueue.getStorePath() + "; check free disk space and permissions.");
@@ -472,7 +472,7 @@ public final class CommitLog {
 
     /** {@code size} bytes at {@code offset} (one record whose size is known), or null when gone or unwritten. */
     public SelectMappedBufferResult getMessage(long offset, int size) {
-        MappedFile file = mappedFileQueue.findMappedFileByOffset(offset);
+        MappedFile file = mappedFileQueue.fileAt(offset);
         if (file == null) {
             return null;
         }
@@ -484,7 +484,7 @@ public final class CommitLog {
      * the start of a complete message record.
      */
     public SelectMappedBufferResult selectOneMessage(long offset) {
-        MappedFile file = mappedFileQueue.findMappedFileByOffset(offset);
+        MappedFile file = mappedFileQueue.fileAt(offset);
         if (file == null) {
             return null;
         }
@@ -517,7 +517,7 @@ public final class CommitLog {
 
     /** The readable bytes from {@code offset} to the end of what is written in its file (for the dispatcher). */
     public SelectMappedBufferResult getData(long offset) {
-        MappedFile file = mappedFileQueue.findMappedFileByOffset(offset);
+        MappedFile file = mappedFileQueue.fileAt(offset);
         if (file == null) {
             return null;
         }
@@ -547,7 +547,7 @@ public final class CommitLog {
 
     /** Offset of the first stored byte (0 when empty); a file being deleted no longer counts. */
     public long getMinOffset() {
-        MappedFile first = mappedFileQueue.getFirstMappedFile();
+        MappedFile first = mappedFileQueue.firstFile();
         if (first == null) {
             return 0;
         }

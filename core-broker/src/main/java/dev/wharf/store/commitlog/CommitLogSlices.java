@@ -78,7 +78,7 @@ public final class CommitLogSlices {
         if (max <= log.getMinOffset()) {
             return null;
         }
-        MappedFile file = log.mappedFileQueue().findMappedFileByOffset(max - 1);
+        MappedFile file = log.mappedFileQueue().fileAt(max - 1);
         if (file == null) {
             return null;
         }

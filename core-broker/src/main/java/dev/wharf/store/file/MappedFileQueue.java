@@ -5,9 +5,10 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,9 +17,11 @@ import org.slf4j.LoggerFactory;
  * where file N-1 ends, and each is named by its start offset. Finding the file of an offset is arithmetic.
  *
  * <p>Thread-safety: one writer creates and appends to the last file; readers look files up concurrently;
- * one flusher flushes; one cleaner deletes from the head. The file list is copy-on-write, so lookups never
- * lock. {@link #load()}, {@link #truncateDirtyFiles(long)} and {@link #destroy()} run while nothing else
- * uses the queue (start-up, recovery, shutdown).
+ * one flusher flushes; one cleaner deletes from the head. The files are an immutable array, oldest first, swapped
+ * whole (under a lock only changes take) when a file is added or removed, so a lookup reads one consistent snapshot
+ * and never locks or allocates. A removed file is unmapped only once its readers have released it (see
+ * {@link MappedFile#destroy(long)}). {@link #load()}, {@link #truncateDirtyFiles(long)} and {@link #destroy()} run
+ * while nothing else uses the queue (start-up, recovery, shutdown).
  */
 public final class MappedFileQueue {
 
@@ -26,7 +29,12 @@ public final class MappedFileQueue {
 
     private final Path storePath;
     private final int mappedFileSize;
-    private final CopyOnWriteArrayList<MappedFile> mappedFiles = new CopyOnWriteArrayList<>();
+    private static final MappedFile[] NONE = new MappedFile[0];
+
+    /** The files, oldest first, each starting where the one before ends; replaced whole, never changed in place. */
+    private volatile MappedFile[] files = NONE;
+    /** Taken by changes of {@link #files} only, so that two of them cannot lose each other's file. */
+    private final Object filesChange = new Object();
     private volatile long flushedWhere;
     private volatile long storeTimestamp;
     private volatile boolean warmNewFiles;
@@ -135,7 +143,14 @@ public final class MappedFileQueue {
             }
             throw e;
         }
-        mappedFiles.addAll(loaded);
+        synchronized (filesChange) {
+            MappedFile[] current = this.files;
+            MappedFile[] next = Arrays.copyOf(current, current.length + loaded.size());
+            for (int i = 0; i < loaded.size(); i++) {
+                next[current.length + i] = loaded.get(i);
+            }
+            this.files = next;
+        }
         if (!loaded.isEmpty()) {
             MappedFile last = loaded.get(loaded.size() - 1);
             flushedWhere = last.getFileFromOffset() + mappedFileSize;
@@ -165,58 +180,42 @@ public final class MappedFileQueue {
 
     /** A snapshot of the files, oldest first. */
     public List<MappedFile> getMappedFiles() {
-        return new ArrayList<>(mappedFiles);
+        return List.of(files);
     }
 
     public int fileCount() {
-        return mappedFiles.size();
+        return files.length;
     }
 
     public boolean isEmpty() {
-        return mappedFiles.isEmpty();
+        return files.length == 0;
     }
 
-    public MappedFile getFirstMappedFile() {
-        try {
-            return mappedFiles.isEmpty() ? null : mappedFiles.get(0);
-        } catch (IndexOutOfBoundsException e) {
-            return null;
-        }
+    /** The oldest file, or null when there is none. */
+    public MappedFile firstFile() {
+        MappedFile[] snapshot = files;
+        return snapshot.length == 0 ? null : snapshot[0];
     }
 
-    public MappedFile getLastMappedFile() {
-        for (;;) {
-            int size = mappedFiles.size();
-            if (size == 0) {
-                return null;
-            }
-            try {
-                return mappedFiles.get(size - 1);
-            } catch (IndexOutOfBoundsException e) {
-                // a concurrent delete shrank the list; look again
-            }
-        }
+    /** The newest file (full or not), or null when there is none. */
+    public MappedFile lastFile() {
+        MappedFile[] snapshot = files;
+        return snapshot.length == 0 ? null : snapshot[snapshot.length - 1];
     }
 
     /**
-     * The file to write into: the last one when it has room, otherwise a new one (when {@code create}).
-     * For an empty queue the new file starts at the file boundary at or below {@code startOffset}.
+     * The file to write into: the last one while it has room, otherwise a new one after it. For an empty queue the
+     * new file starts at the file boundary at or below {@code startOffset}.
      *
-     * @return the file, or null when none exists and {@code create} is false or creation failed
+     * @return the file, or null when a new file was needed and could not be created (see {@link #lastCreateFailure()})
      */
-    public MappedFile getLastMappedFile(long startOffset, boolean create) {
-        MappedFile last = getLastMappedFile();
-        long createOffset;
-        if (last == null) {
-            createOffset = startOffset - startOffset % mappedFileSize;
-        } else if (last.isFull()) {
-            createOffset = last.getFileFromOffset() + mappedFileSize;
-        } else {
+    public MappedFile rollIfFull(long startOffset) {
+        MappedFile last = lastFile();
+        if (last != null && !last.isFull()) {
             return last;
         }
-        if (!create) {
-            return last;
-        }
+        long createOffset = last == null ? startOffset - startOffset % mappedFileSize
+                : last.getFileFromOffset() + mappedFileSize;
         MappedFile file = null;
         try {
             file = configure(new MappedFile(storePath.resolve(MappedFile.fileName(createOffset)), mappedFileSize));
@@ -226,8 +225,13 @@ public final class MappedFileQueue {
             } else {
                 file.reserve(0);
             }
-            file.setFirstCreateInQueue(mappedFiles.isEmpty());
-            mappedFiles.add(file);
+            synchronized (filesChange) {
+                MappedFile[] current = files;
+                file.setFirstCreateInQueue(current.length == 0);
+                MappedFile[] next = Arrays.copyOf(current, current.length + 1);
+                next[current.length] = file;
+                files = next;
+            }
             return file;
         } catch (IOException e) {
             lastCreateFailure = e.getMessage();
@@ -244,42 +248,36 @@ public final class MappedFileQueue {
         return lastCreateFailure;
     }
 
-    /** {@link #getLastMappedFile(long, boolean)} with create. */
-    public MappedFile getLastMappedFile(long startOffset) {
-        return getLastMappedFile(startOffset, true);
+    /** The file holding {@code offset}, or null when no file does (below the first, past the last). */
+    public MappedFile fileAt(long offset) {
+        MappedFile[] snapshot = files;
+        int index = floorIndex(snapshot, offset);
+        return index >= 0 && contains(snapshot[index], offset) ? snapshot[index] : null;
     }
 
     /**
-     * The file holding {@code offset}.
-     *
-     * @param returnFirstOnNotFound answer the first file instead of null when the offset is outside
+     * The index of the last file starting at or below {@code offset}, -1 when none does. The files are continuous, so
+     * the index is arithmetic; the search below only runs if that ever stopped being true.
      */
-    public MappedFile findMappedFileByOffset(long offset, boolean returnFirstOnNotFound) {
-        MappedFile first = getFirstMappedFile();
-        if (first == null) {
-            return null;
+    private int floorIndex(MappedFile[] snapshot, long offset) {
+        if (snapshot.length == 0 || offset < snapshot[0].getFileFromOffset()) {
+            return -1;
         }
-        long index = offset / mappedFileSize - first.getFileFromOffset() / mappedFileSize;
-        if (offset >= first.getFileFromOffset() && index < Integer.MAX_VALUE) {
-            try {
-                MappedFile candidate = mappedFiles.get((int) index);
-                if (contains(candidate, offset)) {
-                    return candidate;
-                }
-            } catch (IndexOutOfBoundsException e) {
-                // the list changed under us or the offset is past the end; fall back to a scan
-            }
-            for (MappedFile file : mappedFiles) {
-                if (contains(file, offset)) {
-                    return file;
-                }
+        long guess = (offset - snapshot[0].getFileFromOffset()) / mappedFileSize;
+        if (guess < snapshot.length && contains(snapshot[(int) guess], offset)) {
+            return (int) guess;
+        }
+        int low = 0;
+        int high = snapshot.length - 1;
+        while (low < high) {
+            int mid = (low + high + 1) >>> 1;
+            if (snapshot[mid].getFileFromOffset() <= offset) {
+                low = mid;
+            } else {
+                high = mid - 1;
             }
         }
-        return returnFirstOnNotFound ? getFirstMappedFile() : null;
-    }
-
-    public MappedFile findMappedFileByOffset(long offset) {
-        return findMappedFileByOffset(offset, false);
+        return low;
     }
 
     private boolean contains(MappedFile file, long offset) {
@@ -288,19 +286,19 @@ public final class MappedFileQueue {
 
     /** Offset of the first byte still stored, or -1 when the queue is empty. */
     public long getMinOffset() {
-        MappedFile first = getFirstMappedFile();
+        MappedFile first = firstFile();
         return first == null ? -1 : first.getFileFromOffset();
     }
 
     /** Offset one past the last readable byte (0 for an empty queue). */
     public long getMaxOffset() {
-        MappedFile last = getLastMappedFile();
+        MappedFile last = lastFile();
         return last == null ? 0 : last.getFileFromOffset() + last.getReadPosition();
     }
 
     /** Offset one past the last written byte. */
     public long getMaxWrotePosition() {
-        MappedFile last = getLastMappedFile();
+        MappedFile last = lastFile();
         return last == null ? 0 : last.getFileFromOffset() + last.getWrotePosition();
     }
 
@@ -320,7 +318,7 @@ public final class MappedFileQueue {
             // the files below were deleted (or the queue starts late): nothing down there to flush
             flushedWhere = minOffset;
         }
-        MappedFile file = findMappedFileByOffset(flushedWhere, false);
+        MappedFile file = fileAt(flushedWhere);
         if (file == null) {
             return false;
         }
@@ -344,7 +342,7 @@ public final class MappedFileQueue {
      */
     public int flushAll() {
         int forced = 0;
-        for (int guard = 0; guard <= mappedFiles.size() && flushedWhere < getMaxWrotePosition(); guard++) {
+        for (int guard = 0; guard <= files.length && flushedWhere < getMaxWrotePosition(); guard++) {
             if (flush(0)) {
                 forced++;
             }
@@ -370,16 +368,20 @@ public final class MappedFileQueue {
      * positions set there and its tail zeroed. Used by recovery, never concurrently with writers.
      */
     public void truncateDirtyFiles(long offset) {
-        truncateDirtyFiles(offset, true);
+        truncate(offset, true);
     }
 
     /**
-     * Like {@link #truncateDirtyFiles(long)}; {@code zeroTail} false skips zeroing the rest of the file, for a
-     * clean restart where everything past the end is known to be unwritten (saves reading the whole tail).
+     * Like {@link #truncateDirtyFiles(long)} without zeroing the rest of the file holding {@code offset}: for a clean
+     * restart, where everything past the end is known to be unwritten (saves reading the whole tail).
      */
-    public void truncateDirtyFiles(long offset, boolean zeroTail) {
+    public void truncateAtCleanEnd(long offset) {
+        truncate(offset, false);
+    }
+
+    private void truncate(long offset, boolean zeroTail) {
         List<MappedFile> toDelete = new ArrayList<>();
-        for (MappedFile file : mappedFiles) {
+        for (MappedFile file : files) {
             long fileTail = file.getFileFromOffset() + mappedFileSize;
             if (fileTail > offset) {
                 if (offset >= file.getFileFromOffset()) {
@@ -395,7 +397,7 @@ public final class MappedFileQueue {
                 }
             }
         }
-        mappedFiles.removeAll(toDelete);
+        remove(toDelete::contains);
         flushedWhere = offset;
     }
 
@@ -492,7 +494,7 @@ public final class MappedFileQueue {
 
     /** Retries the destruction of a first file that was shut down but still had readers. */
     public boolean retryDeleteFirstFile(long intervalForcibly) {
-        MappedFile first = getFirstMappedFile();
+        MappedFile first = firstFile();
         if (first == null || first.isAvailable()) {
             return false;
         }
@@ -506,24 +508,34 @@ public final class MappedFileQueue {
 
     private void removeDeleted(List<MappedFile> deleted) {
         if (!deleted.isEmpty()) {
-            mappedFiles.removeAll(deleted);
+            remove(deleted::contains);
             log.info("Deleted {} file(s) from {}, first remaining offset {}", deleted.size(), storePath, getMinOffset());
+        }
+    }
+
+    private void remove(Predicate<MappedFile> which) {
+        synchronized (filesChange) {
+            files = Arrays.stream(files).filter(which.negate()).toArray(MappedFile[]::new);
         }
     }
 
     /** Unmaps every file without deleting it (shutdown). */
     public void shutdown(long intervalForcibly) {
-        for (MappedFile file : mappedFiles) {
+        for (MappedFile file : files) {
             file.shutdown(intervalForcibly);
         }
     }
 
     /** Unmaps and deletes every file and the directory when it is left empty. */
     public void destroy() {
-        for (Iterator<MappedFile> it = mappedFiles.iterator(); it.hasNext();) {
-            it.next().destroy(0);
+        MappedFile[] all;
+        synchronized (filesChange) {
+            all = files;
+            files = NONE;
         }
-        mappedFiles.clear();
+        for (MappedFile file : all) {
+            file.destroy(0);
+        }
         flushedWhere = 0;
         try {
             Files.deleteIfExists(storePath);

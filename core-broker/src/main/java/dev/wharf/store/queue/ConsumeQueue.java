@@ -199,7 +199,7 @@ public final class ConsumeQueue {
         boolean nothingReadable = f.isEmpty() || minOffset >= unitIndex(endByte);
         long next;
         if (f.isEmpty()) {
-            MappedFile file = f.getLastMappedFile(byteOffset(cqOffset), true);
+            MappedFile file = f.rollIfFull(byteOffset(cqOffset));
             if (file == null) {
                 return PutUnitStatus.FAILED;
             }
@@ -240,7 +240,7 @@ public final class ConsumeQueue {
     }
 
     private boolean append(MappedFileQueue f, long index, long phyOffset, int size, long tagsCode) {
-        MappedFile file = f.getLastMappedFile(byteOffset(index), true);
+        MappedFile file = f.rollIfFull(byteOffset(index));
         if (file == null) {
             return false;
         }
@@ -321,7 +321,7 @@ public final class ConsumeQueue {
         }
         try {
             long pos = byteOffset(startIndex);
-            MappedFile file = f.findMappedFileByOffset(pos);
+            MappedFile file = f.fileAt(pos);
             if (file == null) {
                 return null;
             }
@@ -437,7 +437,7 @@ public final class ConsumeQueue {
         }
         f.truncateDirtyFiles(byteOffset(keepEnd));
         endByte = f.getMaxOffset();
-        MappedFile cut = f.getLastMappedFile();
+        MappedFile cut = f.lastFile();
         if (cut != null) {
             cut.forceAll(); // dropped units must not reappear after a crash (a replica truncating its log)
         }
@@ -595,7 +595,7 @@ public final class ConsumeQueue {
             throw new IllegalStateException("its files in " + directory() + " cover bytes [" + f.getMinOffset() + ", "
                     + f.getMaxOffset() + ") but the queue ends at byte " + end);
         }
-        f.truncateDirtyFiles(end, false);
+        f.truncateAtCleanEnd(end);
         firstFileByte = f.getMinOffset();
     }
 

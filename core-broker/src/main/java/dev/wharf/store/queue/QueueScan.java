@@ -57,7 +57,7 @@ final class QueueScan {
     /** Reads unit {@code index}; false (and the unit marked unreadable) when it is not there. */
     static boolean read(MappedFileQueue files, long index, Unit unit) {
         long pos = byteOffset(index);
-        MappedFile file = files.findMappedFileByOffset(pos);
+        MappedFile file = files.fileAt(pos);
         if (file == null || !file.hold()) {
             return unit.unreadable();
         }
@@ -153,13 +153,13 @@ final class QueueScan {
             }
         }
         wipeTornTail(files, validEnd);
-        files.truncateDirtyFiles(validEnd, false);
+        files.truncateAtCleanEnd(validEnd);
         return validEnd;
     }
 
     /** Zeroes the bytes from {@code end} in its file up to the first run of zero pages (or the file's end). */
     private static void wipeTornTail(MappedFileQueue files, long end) {
-        MappedFile file = files.findMappedFileByOffset(end);
+        MappedFile file = files.fileAt(end);
         if (file == null) {
             return;
         }

@@ -65,7 +65,7 @@ public final class CommitLogRecovery {
         if (lastExitOk && checkpoint.wasLoadedValid() && shortFiles.isEmpty()) {
             long clean = checkpoint.getCleanShutdownOffset();
             if (isPlausibleEnd(files, clean)) {
-                files.truncateDirtyFiles(clean, false);
+                files.truncateAtCleanEnd(clean);
                 log.info("Clean restart: commit log ends at {} (from the checkpoint)", clean);
                 return new Result(clean, clean, false, false, List.of());
             }
@@ -77,9 +77,9 @@ public final class CommitLogRecovery {
         if (safe < minOffset) {
             safe = minOffset;
         }
-        MappedFile startFile = files.findMappedFileByOffset(safe);
+        MappedFile startFile = files.fileAt(safe);
         if (startFile == null) {
-            startFile = safe >= files.getMaxOffset() ? files.getLastMappedFile() : files.getFirstMappedFile();
+            startFile = safe >= files.getMaxOffset() ? files.lastFile() : files.firstFile();
         }
         List<MappedFile> all = files.getMappedFiles();
         int startIndex = all.indexOf(startFile);
@@ -151,7 +151,7 @@ public final class CommitLogRecovery {
     }
 
     private static boolean isPlausibleEnd(MappedFileQueue files, long offset) {
-        MappedFile last = files.getLastMappedFile();
+        MappedFile last = files.lastFile();
         long lastStart = last.getFileFromOffset();
         if (offset < lastStart || offset > lastStart + files.getMappedFileSize()) {
             return false;

@@ -76,13 +76,13 @@ class BrokerSettingsTest {
     void defaultsAreValidAndDelayLevelsParse() {
         BrokerConfig config = new BrokerConfig();
         config.validate();
-        assertThat(config.delayLevelCount()).isEqualTo(18);
-        assertThat(config.delayLevelMillis()[0]).isEqualTo(1_000);
-        assertThat(config.delayLevelMillis()[17]).isEqualTo(7_200_000);
+        assertThat(config.schedule().delayLevelCount()).isEqualTo(18);
+        assertThat(config.schedule().delayLevelMillis()[0]).isEqualTo(1_000);
+        assertThat(config.schedule().delayLevelMillis()[17]).isEqualTo(7_200_000);
         assertThat(config.namesrvAddrList()).isEmpty();
-        config.setMessageDelayLevel("1s 5x");
+        config.schedule().setMessageDelayLevel("1s 5x");
         assertThatThrownBy(config::validate).hasMessageContaining("\"5x\" (level 2)");
-        config.setMessageDelayLevel("1s");
+        config.schedule().setMessageDelayLevel("1s");
         config.setBrokerIP1("10.0.0.1:10911");
         assertThatThrownBy(config::validate).hasMessageContaining("brokerIP1");
     }

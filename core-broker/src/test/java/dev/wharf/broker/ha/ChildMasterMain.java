@@ -20,7 +20,7 @@ public final class ChildMasterMain {
     public static void main(String[] args) throws Exception {
         BrokerSettings s = HaCluster.settings(Path.of(args[0]), BrokerRole.valueOf(args[2]), 0);
         s.broker().setNamesrvAddr(args[3]);
-        s.broker().setSendMessageThreadPoolNums(4);
+        s.broker().executors().setSendMessageThreadPoolNums(4);
         Broker broker = new Broker(s);
         broker.start();
         broker.registerWithNameServers().join();

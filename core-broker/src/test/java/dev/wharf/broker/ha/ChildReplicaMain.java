@@ -26,7 +26,7 @@ public final class ChildReplicaMain {
             long id = Long.parseLong(args[4]);
             s = HaCluster.settings(Path.of(args[0]), id == 0 ? BrokerRole.SYNC_MASTER : BrokerRole.SLAVE, id);
             s.broker().setNamesrvAddr(args[2]);
-            s.broker().setSlaveSynchronizeInterval(500);
+            s.broker().slaves().setSlaveSynchronizeInterval(500);
             s.ha().setMinInSyncReplicas(args.length > 6 ? Integer.parseInt(args[6]) : 2);
             if (id > 0) {
                 s.ha().setHaMasterAddress(args[5]);
@@ -48,7 +48,7 @@ public final class ChildReplicaMain {
     static BrokerSettings settings(Path store, String namesrvAddr, String controllerAddr) {
         BrokerSettings s = HaCluster.settings(store, BrokerRole.SYNC_MASTER, 0);
         s.broker().setNamesrvAddr(namesrvAddr);
-        s.broker().setSlaveSynchronizeInterval(500);
+        s.broker().slaves().setSlaveSynchronizeInterval(500);
         s.ha().setMinInSyncReplicas(2);
         s.controller().setEnableControllerMode(true);
         s.controller().setControllerAddr(controllerAddr);

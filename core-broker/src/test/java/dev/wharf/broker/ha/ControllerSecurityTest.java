@@ -82,7 +82,7 @@ class ControllerSecurityTest {
             s.ha().setBrokerRole(BrokerRole.ASYNC_MASTER); // the elected role; a lone replica can be master
             s.netty().setAclEnable(true);
             s.netty().setAclFile(acl.toString());
-            s.broker().setInnerClientAuthenticationCredentials("broker:" + PASSWORD);
+            s.broker().innerClient().setInnerClientAuthenticationCredentials("broker:" + PASSWORD);
             broker = new Broker(s);
             broker.start();
             Broker started = broker;

@@ -42,7 +42,7 @@ final class HaCluster implements AutoCloseable {
         s.store().setMaxMessageSize(64 * 1024);
         s.store().setMaxIndexNum(40_000);
         s.broker().setBrokerId(brokerId);
-        s.broker().setSendMessageThreadPoolNums(4);
+        s.broker().executors().setSendMessageThreadPoolNums(4);
         s.ha().setBrokerRole(role);
         s.ha().setHaListenPort(0);
         s.ha().setHaSendHeartbeatInterval(500);

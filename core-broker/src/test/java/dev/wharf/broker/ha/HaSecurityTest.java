@@ -70,7 +70,7 @@ class HaSecurityTest {
         s.netty().setAclEnable(true);
         s.netty().setAclFile(aclFile.toString());
         if (credentials != null) {
-            s.broker().setInnerClientAuthenticationCredentials(credentials);
+            s.broker().innerClient().setInnerClientAuthenticationCredentials(credentials);
         }
     }
 
@@ -169,8 +169,8 @@ class HaSecurityTest {
         });
         Broker slave = cluster.startSlave(dir.resolve("slave"), 1, master.haAddress(), s -> {
             secured(s, "broker:" + PASSWORD);
-            s.broker().setInnerClientTlsEnable(true);
-            s.broker().setInnerClientTlsTrustCertPath(certs.certificatePem().toString());
+            s.broker().innerClient().setInnerClientTlsEnable(true);
+            s.broker().innerClient().setInnerClientTlsTrustCertPath(certs.certificatePem().toString());
         });
         await().atMost(Duration.ofSeconds(10)).until(() -> slave.ha().slaveStatus().connected());
         put(master, 300); // SYNC_MASTER: each put returns once the slave holds it, over TLS
@@ -184,8 +184,8 @@ class HaSecurityTest {
         TestCertificates other = TestCertificates.create(dir, "other");
         Broker distrustful = cluster.startSlave(dir.resolve("distrustful"), 2, master.haAddress(), s -> {
             secured(s, "broker:" + PASSWORD);
-            s.broker().setInnerClientTlsEnable(true);
-            s.broker().setInnerClientTlsTrustCertPath(other.certificatePem().toString());
+            s.broker().innerClient().setInnerClientTlsEnable(true);
+            s.broker().innerClient().setInnerClientTlsTrustCertPath(other.certificatePem().toString());
         });
         await().atMost(Duration.ofSeconds(10)).until(() -> distrustful.ha().slaveStatus().lastRefusal() != null);
         assertThat(distrustful.ha().slaveStatus().lastRefusal()).startsWith("TLS required")

@@ -346,9 +346,9 @@ class MasterSlaveReadTest {
         String topic = "HaSuggest";
         // any read not at the end lags
         Broker master = track(Replicas.start(root.resolve("a-0"), nameServer.address(), "broker-a", 0,
-                s -> s.broker().setAccessMessageInMemoryMaxRatio(0)));
+                s -> s.broker().slaves().setAccessMessageInMemoryMaxRatio(0)));
         Broker slave = track(Replicas.start(root.resolve("a-1"), nameServer.address(), "broker-a", 1,
-                s -> s.broker().setAccessMessageInMemoryMaxRatio(0)));
+                s -> s.broker().slaves().setAccessMessageInMemoryMaxRatio(0)));
         for (Broker b : new Broker[] {master, slave}) {
             b.replica().setSlaveReadEnable(() -> true);
         }

@@ -43,13 +43,13 @@ final class Replicas {
         s.ha().setHaHousekeepingInterval(5_000);
         s.ha().setHaReconnectMaxInterval(500); // a slave finds a returning master quickly
         s.broker().setNamesrvAddr(namesrv);
-        s.broker().setSendMessageThreadPoolNums(2);
-        s.broker().setPullMessageThreadPoolNums(4);
-        s.broker().setQueryMessageThreadPoolNums(1);
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setClientManageThreadPoolNums(2);
+        s.broker().executors().setSendMessageThreadPoolNums(2);
+        s.broker().executors().setPullMessageThreadPoolNums(4);
+        s.broker().executors().setQueryMessageThreadPoolNums(1);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
+        s.broker().executors().setClientManageThreadPoolNums(2);
         s.broker().setDefaultTopicQueueNums(2);
-        s.broker().setSlaveSynchronizeInterval(200);
+        s.broker().slaves().setSlaveSynchronizeInterval(200);
         return s;
     }
 

@@ -86,7 +86,7 @@ class SecurityEndToEndTest {
         BrokerSettings s = TestWharf.settings(dir.resolve("broker-a"), "broker-a", nameServer.address());
         s.netty().setAclEnable(true);
         s.netty().setAclFile(aclFile.toString());
-        s.broker().setInnerClientAuthenticationCredentials("{\"accessKey\":\"broker\",\"secretKey\":\"" + PASSWORD
+        s.broker().innerClient().setInnerClientAuthenticationCredentials("{\"accessKey\":\"broker\",\"secretKey\":\"" + PASSWORD
                 + "\"}");
         broker = new Broker(s);
         broker.start();

@@ -75,8 +75,8 @@ class TransactionProducerTest {
     @BeforeEach
     void start() throws Exception {
         cluster = TestWharf.cluster(dir, 1, s -> {
-            s.broker().setTransactionCheckInterval(300);
-            s.broker().setTransactionTimeOut(200);
+            s.broker().transaction().setTransactionCheckInterval(300);
+            s.broker().transaction().setTransactionTimeOut(200);
         }, "broker-a");
         cluster.createTopic(TOPIC, 4);
     }

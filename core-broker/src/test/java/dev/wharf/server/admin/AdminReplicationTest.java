@@ -62,7 +62,7 @@ class AdminReplicationTest {
         s.broker().setBrokerId(id); // no brokerRole: brokerId 0 is an ASYNC_MASTER, 1 a SLAVE
         s.ha().setHaListenPort(0);
         s.broker().setNamesrvAddr(nameServer.address());
-        s.broker().setAdminBrokerThreadPoolNums(1);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
         Broker b = new Broker(s);
         b.start();
         b.registerWithNameServers().join();

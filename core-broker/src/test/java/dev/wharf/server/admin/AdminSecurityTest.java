@@ -64,7 +64,7 @@ class AdminSecurityTest {
         s.netty().setAclEnable(true);
         s.netty().setAclFile(acl);
         s.broker().setNamesrvAddr(ns.address());
-        s.broker().setInnerClientAuthenticationCredentials("root:root-password");
+        s.broker().innerClient().setInnerClientAuthenticationCredentials("root:root-password");
         Broker broker = new Broker(s);
         try {
             broker.start();

@@ -35,7 +35,7 @@ class MappedFileQueueTest {
     /** Appends 16-byte units (offset of the unit, then its sequence number) across file boundaries. */
     private void appendUnits(MappedFileQueue q, int count) {
         for (int i = 0; i < count; i++) {
-            MappedFile file = q.getLastMappedFile(0);
+            MappedFile file = q.rollIfFull(0);
             ByteBuffer unit = ByteBuffer.allocate(UNIT);
             long offset = file.getFileFromOffset() + file.getWrotePosition();
             unit.putLong(offset).putLong(i).flip();
@@ -60,25 +60,26 @@ class MappedFileQueueTest {
         assertThat(queue.getMappedFiles().get(1).isFirstCreateInQueue()).isFalse();
 
         for (long offset = 0; offset < (long) units * UNIT; offset += UNIT) {
-            MappedFile file = queue.findMappedFileByOffset(offset);
+            MappedFile file = queue.fileAt(offset);
             assertThat(file.getFileFromOffset()).isEqualTo(offset - offset % FILE_SIZE);
             SelectMappedBufferResult unit = file.selectMappedBuffer((int) (offset % FILE_SIZE), UNIT);
             assertThat(unit.byteBuffer().getLong(0)).isEqualTo(offset);
             assertThat(unit.byteBuffer().getLong(8)).isEqualTo(offset / UNIT);
             unit.release();
         }
-        assertThat(queue.findMappedFileByOffset(4 * FILE_SIZE)).isNull();
-        assertThat(queue.findMappedFileByOffset(-5)).isNull();
-        assertThat(queue.findMappedFileByOffset(99_999, true).getFileFromOffset()).isZero();
+        assertThat(queue.fileAt(4 * FILE_SIZE)).isNull();
+        assertThat(queue.fileAt(-5)).isNull();
+        assertThat(queue.firstFile().getFileFromOffset()).isZero();
+        assertThat(queue.lastFile().getFileFromOffset()).isEqualTo(3 * FILE_SIZE);
     }
 
     @Test
     void emptyQueueStartsAtTheFileBoundaryBelowTheRequestedOffset() {
         queue = new MappedFileQueue(dir.resolve("late"), FILE_SIZE);
-        assertThat(queue.getLastMappedFile(5000, false)).isNull();
-        MappedFile file = queue.getLastMappedFile(5000);
+        assertThat(queue.lastFile()).isNull();
+        MappedFile file = queue.rollIfFull(5000);
         assertThat(file.getFileFromOffset()).isEqualTo(4096);
-        assertThat(queue.getLastMappedFile(5000, false)).isSameAs(file);
+        assertThat(queue.lastFile()).isSameAs(file);
     }
 
     @Test
@@ -115,7 +116,7 @@ class MappedFileQueueTest {
         assertThat(Files.exists(path.resolve(MappedFile.fileName(2 * FILE_SIZE)))).isFalse();
         assertThat(queue.getMaxOffset()).isEqualTo(end);
         assertThat(queue.getFlushedWhere()).isEqualTo(end);
-        MappedFile last = queue.getLastMappedFile();
+        MappedFile last = queue.lastFile();
         assertThat(last.getLong(5 * UNIT)).as("tail zeroed").isZero();
         assertThat(last.getLong(4 * UNIT)).isEqualTo(end - UNIT);
 
@@ -162,8 +163,8 @@ class MappedFileQueueTest {
         }
         assertThat(queue.deleteExpiredFileByTime(3_600_000L, 0, 1000, false, 10)).isEqualTo(3);
         assertThat(queue.getMinOffset()).isEqualTo(3 * FILE_SIZE);
-        assertThat(queue.findMappedFileByOffset(0)).isNull();
-        assertThat(queue.findMappedFileByOffset(3 * FILE_SIZE + 8).getFileFromOffset()).isEqualTo(3 * FILE_SIZE);
+        assertThat(queue.fileAt(0)).isNull();
+        assertThat(queue.fileAt(3 * FILE_SIZE + 8).getFileFromOffset()).isEqualTo(3 * FILE_SIZE);
 
         assertThat(queue.deleteExpiredFileByTime(3_600_000L, 0, 1000, false, 10)).as("recent").isZero();
         assertThat(queue.deleteExpiredFileByTime(3_600_000L, 0, 1000, true, 10)).as("at once").isEqualTo(1);
@@ -174,7 +175,7 @@ class MappedFileQueueTest {
     void deleteStopsAtAFileStillInUseAndRetriesLater() {
         queue = new MappedFileQueue(dir.resolve("log"), FILE_SIZE);
         appendUnits(queue, FILE_SIZE / UNIT * 2 + 1);
-        SelectMappedBufferResult reader = queue.getFirstMappedFile().selectMappedBuffer(0, UNIT);
+        SelectMappedBufferResult reader = queue.firstFile().selectMappedBuffer(0, UNIT);
 
         assertThat(queue.deleteExpiredFileByTime(0, 0, 60_000, true, 10)).isZero();
         assertThat(queue.fileCount()).isEqualTo(3);
@@ -188,7 +189,7 @@ class MappedFileQueueTest {
     void truncationRemovesCutFilesFromTheFolderEvenWhileAReaderStillMapsThem() throws IOException {
         queue = new MappedFileQueue(dir.resolve("log"), FILE_SIZE);
         appendUnits(queue, FILE_SIZE / UNIT * 2 + 1);
-        MappedFile third = queue.getLastMappedFile();
+        MappedFile third = queue.lastFile();
         SelectMappedBufferResult reader = third.selectMappedBuffer(0, UNIT);
 
         queue.truncateDirtyFiles(FILE_SIZE / 2);
@@ -234,7 +235,7 @@ class MappedFileQueueTest {
             try {
                 long next = 0;
                 while (next < (long) units * UNIT) {
-                    MappedFile file = queue.findMappedFileByOffset(next);
+                    MappedFile file = queue.fileAt(next);
                     SelectMappedBufferResult unit = file == null ? null
                             : file.selectMappedBuffer((int) (next % FILE_SIZE), UNIT);
                     if (unit == null) {
@@ -263,6 +264,46 @@ class MappedFileQueueTest {
         reader.join(10_000);
         assertThat(reader.isAlive()).isFalse();
         assertThat(failure.get()).isNull();
+    }
+
+    @Test
+    void lookupsNeverFailWhileTheHeadIsDeleted() throws Exception {
+        queue = new MappedFileQueue(dir.resolve("log"), FILE_SIZE);
+        int files = 12;
+        appendUnits(queue, FILE_SIZE / UNIT * files);
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread reader = new Thread(() -> {
+            try {
+                while (!done.get()) {
+                    for (long offset = 0; offset < (long) files * FILE_SIZE; offset += FILE_SIZE / 2) {
+                        MappedFile file = queue.fileAt(offset);
+                        if (file == null) {
+                            if (offset >= queue.getMinOffset() && queue.getMinOffset() >= 0) {
+                                throw new AssertionError("no file for " + offset + " above the head " + queue.getMinOffset());
+                            }
+                            continue;
+                        }
+                        if (offset < file.getFileFromOffset() || offset >= file.getFileFromOffset() + FILE_SIZE) {
+                            throw new AssertionError("file " + file.getFileName() + " does not hold " + offset);
+                        }
+                    }
+                }
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        reader.start();
+        for (int i = 0; i < files - 1; i++) {
+            assertThat(queue.deleteFirstFileIfBelow((long) (i + 1) * FILE_SIZE, 0)).isTrue();
+        }
+        done.set(true);
+        reader.join(10_000);
+        assertThat(reader.isAlive()).isFalse();
+        assertThat(failure.get()).isNull();
+        assertThat(queue.fileCount()).isOne();
+        assertThat(queue.fileAt(0)).isNull();
+        assertThat(queue.lastFile().getFileFromOffset()).isEqualTo((files - 1L) * FILE_SIZE);
     }
 
     @Test

@@ -128,7 +128,7 @@ class CommitLogRecoveryTest {
         assertThat(r.truncated()).isTrue();
         assertThat(r.maxPhyOffset()).isEqualTo(victim);
         assertThat(log.getMaxOffset()).isEqualTo(victim);
-        assertThat(log.mappedFileQueue().getLastMappedFile().getFileFromOffset())
+        assertThat(log.mappedFileQueue().lastFile().getFileFromOffset())
                 .isEqualTo(victim - victim % FILE_SIZE);
     }
 

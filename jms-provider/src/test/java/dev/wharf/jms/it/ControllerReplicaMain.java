@@ -30,8 +30,8 @@ public final class ControllerReplicaMain {
         s.netty().setSelectorThreads(1);
         s.broker().setBrokerName("jms-failover");
         s.broker().setNamesrvAddr(args[2]);
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setSlaveSynchronizeInterval(300);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
+        s.broker().slaves().setSlaveSynchronizeInterval(300);
         s.broker().setDefaultTopicQueueNums(2);
         s.ha().setBrokerRole(BrokerRole.SYNC_MASTER);
         s.ha().setMinInSyncReplicas(2);

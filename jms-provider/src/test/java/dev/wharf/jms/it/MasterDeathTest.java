@@ -71,9 +71,9 @@ class MasterDeathTest {
         s.ha().setHaHousekeepingInterval(5_000);
         s.ha().setHaReconnectMaxInterval(500); // the slave finds its returning master quickly
         s.broker().setNamesrvAddr(nameServer.address());
-        s.broker().setAdminBrokerThreadPoolNums(1);
-        s.broker().setSlaveSynchronizeInterval(200);
-        s.broker().setAckStateSnapshotInterval(200);
+        s.broker().executors().setAdminBrokerThreadPoolNums(1);
+        s.broker().slaves().setSlaveSynchronizeInterval(200);
+        s.broker().pop().setAckStateSnapshotInterval(200);
         Broker b = new Broker(s);
         b.start();
         b.registerWithNameServers().join();

@@ -163,8 +163,8 @@ class WharfAutoConfigurationTest {
                     EmbeddedWharfBroker broker = context.getBean(EmbeddedWharfBroker.class);
                     assertThat(broker.broker().settings().store().getFlushDiskType())
                             .isEqualTo(FlushDiskType.SYNC_FLUSH);
-                    assertThat(broker.broker().config().getTransactionCheckInterval()).isEqualTo(1500);
-                    assertThat(broker.broker().config().getTransactionTimeOut()).isEqualTo(700);
+                    assertThat(broker.broker().config().transaction().getTransactionCheckInterval()).isEqualTo(1500);
+                    assertThat(broker.broker().config().transaction().getTransactionTimeOut()).isEqualTo(700);
                 });
     }
 

@@ -154,8 +154,8 @@ class WharfSecurityAutoConfigurationTest {
             settings.netty().setListenPort(0);
             tls(settings.netty(), store);
             settings.broker().setNamesrvAddr(nameServer.address());
-            settings.broker().setInnerClientTlsEnable(true);
-            settings.broker().setInnerClientTlsTrustCertPath(pem.toString());
+            settings.broker().innerClient().setInnerClientTlsEnable(true);
+            settings.broker().innerClient().setInnerClientTlsTrustCertPath(pem.toString());
             broker = new Broker(settings);
             broker.start();
             broker.registerWithNameServers().join();

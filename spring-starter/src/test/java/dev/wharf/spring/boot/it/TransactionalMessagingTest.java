@@ -69,10 +69,10 @@ class TransactionalMessagingTest {
             s.store().setMaxMessageSize(64 * 1024);
             s.netty().setListenPort(0);
             s.netty().setSelectorThreads(1);
-            s.broker().setSendMessageThreadPoolNums(2);
-            s.broker().setPullMessageThreadPoolNums(2);
-            s.broker().setTransactionCheckInterval(500);
-            s.broker().setTransactionTimeOut(300);
+            s.broker().executors().setSendMessageThreadPoolNums(2);
+            s.broker().executors().setPullMessageThreadPoolNums(2);
+            s.broker().transaction().setTransactionCheckInterval(500);
+            s.broker().transaction().setTransactionTimeOut(300);
             server = EmbeddedWharfBroker.start(s, 0);
         }
         return server;

@@ -59,11 +59,11 @@ abstract class JpaTransactionalOrdersTest {
         s.store().setMaxIndexNum(20_000);
         s.netty().setListenPort(0);
         s.netty().setSelectorThreads(1);
-        s.broker().setSendMessageThreadPoolNums(2);
-        s.broker().setPullMessageThreadPoolNums(2);
+        s.broker().executors().setSendMessageThreadPoolNums(2);
+        s.broker().executors().setPullMessageThreadPoolNums(2);
         // ask back every 500 ms about transactions older than 300 ms
-        s.broker().setTransactionCheckInterval(500);
-        s.broker().setTransactionTimeOut(300);
+        s.broker().transaction().setTransactionCheckInterval(500);
+        s.broker().transaction().setTransactionTimeOut(300);
         server = EmbeddedWharfBroker.start(s, 0);
         registry.add("wharf.url", () -> "wharf://" + server.namesrvAddr());
         registry.add("spring.datasource.url", database::jdbcUrl);
