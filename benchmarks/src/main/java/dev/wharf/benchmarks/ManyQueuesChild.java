@@ -5,7 +5,7 @@ import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.store.DefaultMessageStore;
 import dev.wharf.store.GetMessageResult;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStoreConfig;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.queue.QueueManifest;
@@ -104,7 +104,7 @@ public final class ManyQueuesChild {
     private static void write(DefaultMessageStore store, int topics, int queues) {
         for (int t = 0; t < topics; t++) {
             for (int q = 0; q < queues; q++) {
-                MessageExtBrokerInner msg = new MessageExtBrokerInner();
+                MessageToStore msg = new MessageToStore();
                 msg.setTopic("Topic" + t);
                 msg.setQueueId(q);
                 msg.setBody((t + "/" + q).getBytes(StandardCharsets.UTF_8));

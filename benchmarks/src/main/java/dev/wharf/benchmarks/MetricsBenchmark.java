@@ -9,7 +9,7 @@ import dev.wharf.client.producer.SendStatus;
 import dev.wharf.common.message.Message;
 import dev.wharf.metrics.BrokerMetrics;
 import dev.wharf.namesrv.NameServer;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -165,7 +165,7 @@ public final class MetricsBenchmark {
             for (int t = 0; t < topics; t++) {
                 String topic = "bench-topic-" + t;
                 broker.topics().createIfAbsent(topic, 1);
-                MessageExtBrokerInner msg = new MessageExtBrokerInner();
+                MessageToStore msg = new MessageToStore();
                 msg.setTopic(topic);
                 msg.setQueueId(0);
                 msg.setBody(new byte[100]);

@@ -3,7 +3,7 @@ package dev.wharf.benchmarks;
 import dev.wharf.store.DefaultMessageStore;
 import dev.wharf.store.FlushDiskType;
 import dev.wharf.store.GetMessageResult;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStoreConfig;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import dev.wharf.store.recovery.AbortFile;
@@ -83,7 +83,7 @@ public final class ReadCheckBenchmark {
         }
         long start = System.nanoTime();
         for (int i = 0; i < messages; i++) {
-            MessageExtBrokerInner msg = new MessageExtBrokerInner();
+            MessageToStore msg = new MessageToStore();
             msg.setTopic("Bench");
             msg.setQueueId(i % 8);
             msg.setBody(body);

@@ -160,7 +160,7 @@ public final class ScheduleBenchmark {
         dev.wharf.broker.schedule.DelayedMessageHook hook = broker.schedule().hook();
         long fillStart = System.currentTimeMillis();
         for (int i = 0; i < rebuild; i++) {
-            dev.wharf.store.MessageExtBrokerInner msg = new dev.wharf.store.MessageExtBrokerInner();
+            dev.wharf.store.MessageToStore msg = new dev.wharf.store.MessageToStore();
             msg.setTopic(TOPIC);
             msg.setBody(ByteBuffer.allocate(4).putInt(i).array());
             msg.setBornTimestamp(System.currentTimeMillis());

@@ -3,7 +3,7 @@ package dev.wharf.benchmarks;
 import dev.wharf.store.DefaultMessageStore;
 import dev.wharf.store.FlushDiskType;
 import dev.wharf.store.GetMessageResult;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStoreConfig;
 import dev.wharf.store.PutMessageResult;
 import java.io.IOException;
@@ -155,7 +155,7 @@ public final class StoreBenchmark {
                 long b = 0;
                 try {
                     while (!stop.get()) {
-                        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+                        MessageToStore msg = new MessageToStore();
                         msg.setTopic("Bench");
                         msg.setQueueId(writer % 8);
                         msg.setBody(body);

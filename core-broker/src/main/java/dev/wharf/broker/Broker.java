@@ -24,7 +24,7 @@ import dev.wharf.broker.topic.TopicConfigManager;
 import dev.wharf.broker.transaction.DelayRouter;
 import dev.wharf.broker.transaction.TransactionSupport;
 import dev.wharf.common.message.Message;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.body.RouteData.RegisterBrokerBody;
@@ -200,7 +200,7 @@ public final class Broker {
                     }
 
                     @Override
-                    public String route(MessageExtBrokerInner msg) {
+                    public String route(MessageToStore msg) {
                         return schedule.hook().route(msg);
                     }
                 });

@@ -484,17 +484,17 @@ public final class DefaultMessageStore implements ReplicableStore {
     }
 
     @Override
-    public PutMessageResult putMessage(MessageExtBrokerInner msg) {
+    public PutMessageResult putMessage(MessageToStore msg) {
         return putter.put(msg);
     }
 
     @Override
-    public CompletableFuture<PutMessageResult> asyncPutMessage(MessageExtBrokerInner msg) {
+    public CompletableFuture<PutMessageResult> asyncPutMessage(MessageToStore msg) {
         return putter.putAsync(msg);
     }
 
     @Override
-    public PutMessageResult putMessages(List<MessageExtBrokerInner> batch) {
+    public PutMessageResult putMessages(List<MessageToStore> batch) {
         return putter.putBatch(batch);
     }
 
@@ -546,8 +546,8 @@ public final class DefaultMessageStore implements ReplicableStore {
     }
 
     @Override
-    public MessageExt lookMessageByOffset(long commitLogOffset) {
-        return reader.lookMessageByOffset(commitLogOffset);
+    public MessageExt readMessageAt(long commitLogOffset) {
+        return reader.readMessageAt(commitLogOffset);
     }
 
     @Override

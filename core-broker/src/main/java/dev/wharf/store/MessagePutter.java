@@ -61,7 +61,7 @@ final class MessagePutter {
     }
 
     /** Stores one message, blocking for the disk when SYNC_FLUSH asks for it. */
-    PutMessageResult put(MessageExtBrokerInner msg) {
+    PutMessageResult put(MessageToStore msg) {
         PutMessageResult refused = admit();
         if (refused != null) {
             return refused;
@@ -79,7 +79,7 @@ final class MessagePutter {
      * Whether the put waits for the disk: as the message asks, except for a record forced later, which is left to
      * the group commit's next force (at most one round away) and not waited for.
      */
-    private boolean waitsForDisk(MessageExtBrokerInner msg, AppendResult result) {
+    private boolean waitsForDisk(MessageToStore msg, AppendResult result) {
         if (!msg.isForcedLater()) {
             return msg.isWaitStoreMsgOK();
         }
@@ -90,7 +90,7 @@ final class MessagePutter {
     }
 
     /** Stores one message; the future completes once it is on disk (SYNC_FLUSH) or at once. */
-    CompletableFuture<PutMessageResult> putAsync(MessageExtBrokerInner msg) {
+    CompletableFuture<PutMessageResult> putAsync(MessageToStore msg) {
         PutMessageResult refused = admit();
         if (refused != null) {
             return CompletableFuture.completedFuture(refused);
@@ -104,7 +104,7 @@ final class MessagePutter {
         return finishAsync(result, waitsForDisk(msg, result));
     }
 
-    PutMessageResult putBatch(List<MessageExtBrokerInner> batch) {
+    PutMessageResult putBatch(List<MessageToStore> batch) {
         if (batch == null || batch.isEmpty()) {
             return failed(AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL,
                     "The batch is empty; send at least one message."));
@@ -120,7 +120,7 @@ final class MessagePutter {
         List<String> properties = new ArrayList<>(batch.size());
         boolean wait = false;
         for (int i = 0; i < batch.size(); i++) {
-            MessageExtBrokerInner msg = batch.get(i);
+            MessageToStore msg = batch.get(i);
             if (msg == null) {
                 return failed(AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL,
                         "Message " + (i + 1) + " of the batch is null."));
@@ -146,7 +146,7 @@ final class MessagePutter {
     }
 
     /** Checks what the commit log cannot check and appends. */
-    private AppendResult append(MessageExtBrokerInner msg) {
+    private AppendResult append(MessageToStore msg) {
         if (msg == null) {
             return AppendResult.failure(AppendStatus.MESSAGE_ILLEGAL, "The message is null; give a message to store.");
         }

@@ -22,17 +22,17 @@ public interface MessageStore {
     void shutdown();
 
     /** Stores one message; with SYNC_FLUSH it returns once the message is on disk (or the wait timed out). */
-    PutMessageResult putMessage(MessageExtBrokerInner msg);
+    PutMessageResult putMessage(MessageToStore msg);
 
     /** Like {@link #putMessage} without blocking the caller for the disk. */
-    CompletableFuture<PutMessageResult> asyncPutMessage(MessageExtBrokerInner msg);
+    CompletableFuture<PutMessageResult> asyncPutMessage(MessageToStore msg);
 
     /**
      * Stores a batch as consecutive records under one lock hold, waiting once for the disk. The batch is atomic:
      * readers see all of it or none of it, and after a crash it is either all there or not at all. It may take
      * up to {@link MessageStoreConfig#maxBatchBytes()} bytes stored.
      */
-    PutMessageResult putMessages(List<MessageExtBrokerInner> batch);
+    PutMessageResult putMessages(List<MessageToStore> batch);
 
     /**
      * Reads up to {@code maxMsgNums} messages (and about {@code maxTotalBytes}) of one queue from {@code offset}.
@@ -84,7 +84,7 @@ public interface MessageStore {
     long getEarliestMessageTime(String topic, int queueId);
 
     /** The message at a commit-log offset, decoded; null when gone or not a message. */
-    MessageExt lookMessageByOffset(long commitLogOffset);
+    MessageExt readMessageAt(long commitLogOffset);
 
     /** The record at a commit-log offset, zero-copy; null when gone. The caller releases it. */
     SelectMappedBufferResult selectOneMessageByOffset(long commitLogOffset);

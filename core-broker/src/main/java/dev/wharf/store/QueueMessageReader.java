@@ -263,7 +263,7 @@ final class QueueMessageReader {
         return record;
     }
 
-    MessageExt lookMessageByOffset(long commitLogOffset) {
+    MessageExt readMessageAt(long commitLogOffset) {
         SelectMappedBufferResult record = selectOneMessage(commitLogOffset);
         if (record == null) {
             return null;

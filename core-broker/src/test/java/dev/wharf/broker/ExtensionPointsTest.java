@@ -90,7 +90,7 @@ class ExtensionPointsTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> broker.store().getMaxOffsetInQueue(HELD, 2) == 1);
             assertThat(broker.store().getMaxOffsetInQueue("Later", 0)).isZero();
             long phy = broker.store().getCommitLogOffsetInQueue(HELD, 2, 0);
-            assertThat(broker.store().lookMessageByOffset(phy).getProperties())
+            assertThat(broker.store().readMessageAt(phy).getProperties())
                     .containsEntry(MessageProperties.REAL_TOPIC, "Later")
                     .containsEntry(MessageProperties.REAL_QUEUE_ID, "0");
 

@@ -244,7 +244,7 @@ class ScheduledDeliveryTest {
         long max = broker.store().getMaxOffsetInQueue(SystemTopics.SCHEDULE_TOPIC, queueId);
         for (long o = 0; o < max; o++) {
             long phy = broker.store().getCommitLogOffsetInQueue(SystemTopics.SCHEDULE_TOPIC, queueId, o);
-            out.add(broker.store().lookMessageByOffset(phy));
+            out.add(broker.store().readMessageAt(phy));
         }
         return out;
     }

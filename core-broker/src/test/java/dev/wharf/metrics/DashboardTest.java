@@ -12,7 +12,7 @@ import dev.wharf.client.consumer.PushConsumer;
 import dev.wharf.client.producer.Producer;
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.Message;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -92,7 +92,7 @@ class DashboardTest {
         Broker master = cluster.broker;
         master.offsets().commitOffset("dashboard-app", SystemTopics.retryTopic("dashboard-app"), 0, 0);
         master.topics().createDlqTopicIfAbsent("dashboard-app");
-        MessageExtBrokerInner dead = new MessageExtBrokerInner();
+        MessageToStore dead = new MessageToStore();
         dead.setTopic(SystemTopics.dlqTopic("dashboard-app"));
         dead.setQueueId(0);
         dead.setBody("dead".getBytes());

@@ -64,8 +64,8 @@ class AtomicBatchTest {
     }
 
     /** A batch spread over queues 0..2 of "Tx", bodies "prefix-i". */
-    private static List<MessageExtBrokerInner> batch(String prefix, int size) {
-        List<MessageExtBrokerInner> batch = new ArrayList<>();
+    private static List<MessageToStore> batch(String prefix, int size) {
+        List<MessageToStore> batch = new ArrayList<>();
         for (int i = 0; i < size; i++) {
             batch.add(message("Tx", i % 3, prefix + "-" + i));
         }
@@ -89,26 +89,26 @@ class AtomicBatchTest {
     @Test
     void everyRecordButTheLastCarriesTheContinueBitAndProducersCannotSetIt() throws IOException {
         DefaultMessageStore store = open(dir);
-        List<MessageExtBrokerInner> batch = batch("b", 4);
+        List<MessageToStore> batch = batch("b", 4);
         PutMessageResult result = store.putMessages(batch);
         assertThat(result.isOk()).isTrue();
         List<Boolean> continues = new ArrayList<>();
-        for (MessageExtBrokerInner msg : batch) {
-            MessageExt stored = store.lookMessageByOffset(msg.getCommitLogOffset());
+        for (MessageToStore msg : batch) {
+            MessageExt stored = store.readMessageAt(msg.getCommitLogOffset());
             continues.add(MessageSysFlag.batchContinues(stored.getSysFlag()));
         }
         assertThat(continues).containsExactly(true, true, true, false);
 
-        MessageExtBrokerInner forged = message("Tx", 0, "forged");
+        MessageToStore forged = message("Tx", 0, "forged");
         forged.setSysFlag(MessageSysFlag.INNER_BATCH_CONTINUES | MessageSysFlag.TRANSACTION_COMMIT_TYPE);
         assertThat(store.putMessage(forged).isOk()).isTrue();
-        MessageExt stored = store.lookMessageByOffset(forged.getCommitLogOffset());
+        MessageExt stored = store.readMessageAt(forged.getCommitLogOffset());
         assertThat(MessageSysFlag.batchContinues(stored.getSysFlag())).as("a lone record never continues").isFalse();
         assertThat(MessageSysFlag.transactionType(stored.getSysFlag())).isEqualTo(MessageSysFlag.TRANSACTION_COMMIT_TYPE);
 
-        List<MessageExtBrokerInner> one = List.of(message("Tx", 1, "alone"));
+        List<MessageToStore> one = List.of(message("Tx", 1, "alone"));
         assertThat(store.putMessages(one).isOk()).isTrue();
-        assertThat(store.lookMessageByOffset(one.get(0).getCommitLogOffset()).getSysFlag()
+        assertThat(store.readMessageAt(one.get(0).getCommitLogOffset()).getSysFlag()
                 & MessageSysFlag.INNER_BATCH_CONTINUES).isZero();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> store.dispatchBehindBytes() == 0);
@@ -120,12 +120,12 @@ class AtomicBatchTest {
         DefaultMessageStore store = open(dir);
         int maxMessage = store.config().getMaxMessageSize();
         assertThat(store.config().maxBatchBytes()).isEqualTo(FILE_SIZE - MessageRecord.BLANK_RECORD_MIN_SIZE);
-        List<MessageExtBrokerInner> large = new ArrayList<>();
+        List<MessageToStore> large = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             large.add(message("Tx", 0, i + "x".repeat(maxMessage / 2)));
         }
         assertThat(store.putMessages(large).isOk()).as("2.5 maximum messages in one batch").isTrue();
-        List<MessageExtBrokerInner> tooLarge = new ArrayList<>();
+        List<MessageToStore> tooLarge = new ArrayList<>();
         for (int i = 0; i < 9; i++) {
             tooLarge.add(message("Tx", 0, "y".repeat(maxMessage - 200)));
         }
@@ -148,14 +148,14 @@ class AtomicBatchTest {
     void recoveryDropsABatchThatIsNotWholeOnDisk(Damage damage) throws IOException {
         DefaultMessageStore running = open(dir);
         putSingles(running, "before", 10);
-        List<MessageExtBrokerInner> batch = batch("batch", 6);
+        List<MessageToStore> batch = batch("batch", 6);
         assertThat(running.putMessages(batch).isOk()).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> running.dispatchBehindBytes() == 0);
         long batchStart = batch.get(0).getCommitLogOffset();
         Path crash = dir.resolveSibling(dir.getFileName() + "-" + damage);
         copyTree(dir, crash);
 
-        MessageExtBrokerInner last = batch.get(batch.size() - 1);
+        MessageToStore last = batch.get(batch.size() - 1);
         switch (damage) {
             case LAST_RECORD_MISSING -> overwrite(crash, last.getCommitLogOffset(), new byte[last.getStoreSize()]);
             case LAST_RECORD_TORN -> {
@@ -173,8 +173,8 @@ class AtomicBatchTest {
         assertThat(bodiesOfAllQueues(recovered)).as("none of the batch, all before it")
                 .containsExactlyInAnyOrderElementsOf(List.of("before-0", "before-1", "before-2", "before-3", "before-4",
                         "before-5", "before-6", "before-7", "before-8", "before-9"));
-        assertThat(recovered.lookMessageByOffset(batchStart)).isNull();
-        MessageExtBrokerInner next = message("Tx", 0, "after");
+        assertThat(recovered.readMessageAt(batchStart)).isNull();
+        MessageToStore next = message("Tx", 0, "after");
         assertThat(recovered.putMessage(next).isOk()).isTrue();
         assertThat(next.getCommitLogOffset()).isEqualTo(batchStart);
         assertThat(next.getQueueOffset()).as("queue 0 continues after the singles only").isEqualTo(4);
@@ -183,9 +183,9 @@ class AtomicBatchTest {
     @Test
     void aWholeBatchSurvivesATornRecordAfterIt() throws IOException {
         DefaultMessageStore running = open(dir);
-        List<MessageExtBrokerInner> batch = batch("kept", 5);
+        List<MessageToStore> batch = batch("kept", 5);
         assertThat(running.putMessages(batch).isOk()).isTrue();
-        MessageExtBrokerInner after = message("Tx", 0, "lost");
+        MessageToStore after = message("Tx", 0, "lost");
         assertThat(running.putMessage(after).isOk()).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> running.dispatchBehindBytes() == 0);
         Path crash = dir.resolveSibling(dir.getFileName() + "-after");
@@ -250,7 +250,7 @@ class AtomicBatchTest {
         assertThat(before.get()).containsExactly(2, 2, 2);
         probing.set(true);
 
-        List<MessageExtBrokerInner> batch = batch("atomic", 9);
+        List<MessageToStore> batch = batch("atomic", 9);
         assertThat(store.putMessages(batch).isOk()).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> arrived.size() == 9);
 
@@ -290,7 +290,7 @@ class AtomicBatchTest {
         }, "batch-reader");
         reader.start();
         for (int b = 0; b < batches; b++) {
-            List<MessageExtBrokerInner> batch = new ArrayList<>();
+            List<MessageToStore> batch = new ArrayList<>();
             for (int i = 0; i < perBatch; i++) {
                 batch.add(message("Tx", 0, b + "-" + i));
             }

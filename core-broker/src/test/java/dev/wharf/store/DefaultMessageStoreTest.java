@@ -59,7 +59,7 @@ class DefaultMessageStoreTest {
     @Test
     void everyFieldRoundTripsThroughPutAndGet() throws IOException {
         start(smallConfig(dir));
-        MessageExtBrokerInner msg = message("RoundTrip", 1, "payload ✓");
+        MessageToStore msg = message("RoundTrip", 1, "payload ✓");
         msg.setFlag(77);
         msg.setSysFlag(MessageSysFlag.MULTI_TAGS);
         msg.setReconsumeTimes(3);
@@ -102,13 +102,13 @@ class DefaultMessageStoreTest {
         assertThat(m.getProperties()).isEqualTo(msg.getProperties());
         assertThat(m.getOffsetMsgId()).isEqualTo(appended.msgId());
 
-        MessageExt looked = store.lookMessageByOffset(0);
+        MessageExt looked = store.readMessageAt(0);
         assertThat(looked.getProperties()).isEqualTo(msg.getProperties());
         SelectMappedBufferResult one = store.selectOneMessageByOffset(0);
         assertThat(one.size()).isEqualTo(appended.wroteBytes());
         one.release();
-        assertThat(store.lookMessageByOffset(5)).as("not a record start").isNull();
-        assertThat(store.lookMessageByOffset(1 << 30)).isNull();
+        assertThat(store.readMessageAt(5)).as("not a record start").isNull();
+        assertThat(store.readMessageAt(1 << 30)).isNull();
     }
 
     @Test
@@ -131,7 +131,7 @@ class DefaultMessageStoreTest {
             assertThat(store.getMaxOffsetInQueue("Cross", q)).isEqualTo(300);
             assertThat(readAll(store, "Cross", q, 0)).containsExactlyElementsOf(sent.get(q));
             long phy = store.getCommitLogOffsetInQueue("Cross", q, 299);
-            assertThat(new String(store.lookMessageByOffset(phy).getBody(), StandardCharsets.UTF_8))
+            assertThat(new String(store.readMessageAt(phy).getBody(), StandardCharsets.UTF_8))
                     .isEqualTo(sent.get(q).get(299));
         }
         assertThat(store.getCommitLogOffsetInQueue("Cross", 0, 300)).isEqualTo(-1);
@@ -168,7 +168,7 @@ class DefaultMessageStoreTest {
         assertThat(store.getMessage("Nope", 0, 0, 32, 1 << 20, null).status())
                 .isEqualTo(GetMessageStatus.NO_MATCHED_LOGIC_QUEUE);
         for (int i = 0; i < 20; i++) {
-            MessageExtBrokerInner m = message("Status", 0, "x".repeat(100));
+            MessageToStore m = message("Status", 0, "x".repeat(100));
             m.putProperty(MessageProperties.TAGS, i % 2 == 0 ? "even" : "odd");
             store.putMessage(m);
         }
@@ -182,8 +182,8 @@ class DefaultMessageStoreTest {
         assertThat(capped.maxOffset()).isEqualTo(20);
         capped.release();
 
-        int two = store.lookMessageByOffset(store.getCommitLogOffsetInQueue("Status", 0, 2)).getStoreSize()
-                + store.lookMessageByOffset(store.getCommitLogOffsetInQueue("Status", 0, 3)).getStoreSize();
+        int two = store.readMessageAt(store.getCommitLogOffsetInQueue("Status", 0, 2)).getStoreSize()
+                + store.readMessageAt(store.getCommitLogOffsetInQueue("Status", 0, 3)).getStoreSize();
         GetMessageResult byBytes = store.getMessage("Status", 0, 2, 32, two + 1, null);
         assertThat(byBytes.messageCount()).isEqualTo(2);
         assertThat(byBytes.bufferTotalSize()).isEqualTo(two);
@@ -257,15 +257,15 @@ class DefaultMessageStoreTest {
     @Test
     void dispatchRulesForTransactionsAndScheduledMessages() throws IOException {
         start(smallConfig(dir));
-        MessageExtBrokerInner half = message(SystemTopics.TRANS_HALF_TOPIC, 0, "half");
+        MessageToStore half = message(SystemTopics.TRANS_HALF_TOPIC, 0, "half");
         half.putProperty(MessageProperties.TRANSACTION_PREPARED, "true");
-        MessageExtBrokerInner prepared = message("TxReal", 0, "prepared-flag");
+        MessageToStore prepared = message("TxReal", 0, "prepared-flag");
         prepared.setSysFlag(MessageSysFlag.TRANSACTION_PREPARED_TYPE);
-        MessageExtBrokerInner committed = message("TxReal", 0, "committed");
+        MessageToStore committed = message("TxReal", 0, "committed");
         committed.setSysFlag(MessageSysFlag.TRANSACTION_COMMIT_TYPE);
-        MessageExtBrokerInner scheduled = message(SystemTopics.SCHEDULE_TOPIC, 2, "later");
+        MessageToStore scheduled = message(SystemTopics.SCHEDULE_TOPIC, 2, "later");
         scheduled.setDeliverTimeMs(1_999_999_999_999L);
-        for (MessageExtBrokerInner m : List.of(half, prepared, committed, scheduled)) {
+        for (MessageToStore m : List.of(half, prepared, committed, scheduled)) {
             assertThat(store.putMessage(m).isOk()).isTrue();
         }
         awaitDispatched();
@@ -294,7 +294,7 @@ class DefaultMessageStoreTest {
         List<String> heard = new CopyOnWriteArrayList<>();
         store.setMessageArrivingListener((topic, queueId, logicOffset, tagsCode, storeTimestamp, properties) ->
                 heard.add(topic + "/" + queueId + "@" + logicOffset + " tags=" + tagsCode + " p=" + properties.get("p")));
-        MessageExtBrokerInner m = message("Arrive", 5, "x");
+        MessageToStore m = message("Arrive", 5, "x");
         m.putProperty(MessageProperties.TAGS, "t");
         m.putProperty("p", "v");
         store.putMessage(m);
@@ -306,7 +306,7 @@ class DefaultMessageStoreTest {
     @Test
     void batchPutIsConsecutiveAndAsyncPutCompletes() throws Exception {
         start(smallConfig(dir));
-        List<MessageExtBrokerInner> batch = new ArrayList<>();
+        List<MessageToStore> batch = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             batch.add(message("Batch", 0, "b" + i));
         }

@@ -68,7 +68,7 @@ class MissingDerivedFilesTest {
 
     private static void fill(DefaultMessageStore store) {
         for (int i = 0; i < MESSAGES; i++) {
-            MessageExtBrokerInner m = message(i % 3 == 2 ? "Other" : "Durable", i % 3 == 2 ? 0 : i % 2, body(i));
+            MessageToStore m = message(i % 3 == 2 ? "Other" : "Durable", i % 3 == 2 ? 0 : i % 2, body(i));
             m.putProperty(MessageProperties.KEYS, "key-" + i);
             assertThat(store.putMessage(m).status()).isEqualTo(PutMessageStatus.PUT_OK);
         }

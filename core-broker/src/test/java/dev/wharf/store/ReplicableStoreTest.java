@@ -31,7 +31,7 @@ class ReplicableStoreTest {
         master.start();
         replica.start();
         try {
-            List<MessageExtBrokerInner> batch = new ArrayList<>();
+            List<MessageToStore> batch = new ArrayList<>();
             for (int i = 0; i < 3_000; i++) {
                 if (i % 100 == 7) {
                     for (int j = 0; j < 10; j++) {

@@ -35,7 +35,7 @@ class StoreBadInputTest {
         store.shutdown();
     }
 
-    private void assertRejected(MessageExtBrokerInner msg, PutMessageStatus status, String because) {
+    private void assertRejected(MessageToStore msg, PutMessageStatus status, String because) {
         PutMessageResult result = store.putMessage(msg);
         assertThat(result.status()).isEqualTo(status);
         assertThat(result.isOk()).isFalse();
@@ -53,38 +53,38 @@ class StoreBadInputTest {
         assertRejected(message("Fine", 0, "x".repeat(16 * 1024)), PutMessageStatus.MESSAGE_ILLEGAL,
                 "maximum message size is 16384");
 
-        MessageExtBrokerInner badKey = message("Fine", 0, "x");
+        MessageToStore badKey = message("Fine", 0, "x");
         badKey.putProperty("a\u0001b", "v");
         assertRejected(badKey, PutMessageStatus.MESSAGE_ILLEGAL, "property name \"a\\u0001b\"");
-        MessageExtBrokerInner badValue = message("Fine", 0, "x");
+        MessageToStore badValue = message("Fine", 0, "x");
         badValue.putProperty("k", "v\u0002w");
         assertRejected(badValue, PutMessageStatus.MESSAGE_ILLEGAL, "value of message property \"k\"");
-        MessageExtBrokerInner badEncoded = message("Fine", 0, "x");
+        MessageToStore badEncoded = message("Fine", 0, "x");
         badEncoded.setPropertiesString("k\u0001v\u0001w\u0002");
         assertRejected(badEncoded, PutMessageStatus.MESSAGE_ILLEGAL, "value of message property \"k\"");
-        MessageExtBrokerInner noSeparator = message("Fine", 0, "x");
+        MessageToStore noSeparator = message("Fine", 0, "x");
         noSeparator.setPropertiesString("justtext");
         assertRejected(noSeparator, PutMessageStatus.MESSAGE_ILLEGAL, "has no value separator");
-        MessageExtBrokerInner hugeProps = message("Fine", 0, "x");
+        MessageToStore hugeProps = message("Fine", 0, "x");
         hugeProps.putProperty("big", "p".repeat(40_000));
         PutMessageResult huge = store.putMessage(hugeProps);
         assertThat(huge.status()).isIn(PutMessageStatus.PROPERTIES_SIZE_EXCEEDED, PutMessageStatus.MESSAGE_ILLEGAL);
         assertThat(huge.errorMessage()).containsAnyOf("limit is 32767 bytes", "maximum message size");
 
         assertThat(store.putMessages(List.of()).errorMessage()).contains("batch is empty");
-        List<MessageExtBrokerInner> mixed = new ArrayList<>(List.of(message("Fine", 0, "ok"), message("bad topic", 0, "x")));
+        List<MessageToStore> mixed = new ArrayList<>(List.of(message("Fine", 0, "ok"), message("bad topic", 0, "x")));
         assertThat(store.putMessages(mixed).errorMessage()).startsWith("Message 2 of the batch");
 
         assertThat(store.getMaxPhyOffset()).as("nothing was written").isZero();
         assertThat(store.stats().putFailureCount()).isEqualTo(13);
 
-        MessageExtBrokerInner encoded = message("Fine", 0, "ok");
+        MessageToStore encoded = message("Fine", 0, "ok");
         encoded.setPropertiesString("TAGS\u0001a\u0002KEYS\u0001k1\u0002");
         assertThat(store.putMessage(encoded).isOk()).isTrue();
         assertThat(store.putMessage(message("Fine", 0, "ok2")).isOk()).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> store.dispatchBehindBytes() == 0);
         assertThat(readAll(store, "Fine", 0, 0)).containsExactly("ok", "ok2");
-        assertThat(store.lookMessageByOffset(0).getTags()).isEqualTo("a");
+        assertThat(store.readMessageAt(0).getTags()).isEqualTo("a");
     }
 
     @Test

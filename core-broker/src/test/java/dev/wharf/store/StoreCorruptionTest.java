@@ -128,7 +128,7 @@ class StoreCorruptionTest {
         store.start();
         try {
             for (int i = 0; i < messages; i++) {
-                MessageExtBrokerInner m = new MessageExtBrokerInner();
+                MessageToStore m = new MessageToStore();
                 m.setTopic(TOPIC);
                 m.setQueueId(i % QUEUES);
                 m.setBody(body(i).getBytes(StandardCharsets.UTF_8));
@@ -188,7 +188,7 @@ class StoreCorruptionTest {
 
             // by id: a damaged record is never served either
             hit.stream().forEach(i -> {
-                MessageExt m = store.lookMessageByOffset(offsets[i]);
+                MessageExt m = store.readMessageAt(offsets[i]);
                 if (m != null) {
                     assertThat(new String(m.getBody(), StandardCharsets.UTF_8)).isEqualTo(body(i));
                 }
@@ -204,8 +204,8 @@ class StoreCorruptionTest {
         }
     }
 
-    private static MessageExtBrokerInner message(int i) {
-        MessageExtBrokerInner m = new MessageExtBrokerInner();
+    private static MessageToStore message(int i) {
+        MessageToStore m = new MessageToStore();
         m.setTopic(TOPIC);
         m.setQueueId(0);
         m.setBody(body(i).getBytes(StandardCharsets.UTF_8));

@@ -76,12 +76,12 @@ class StoreFlushAndCleanupTest {
         store = new DefaultMessageStore(config);
         store.start();
         long forcesBefore = store.stats().flushCount();
-        MessageExtBrokerInner ack = message("Acks", 0, "ack");
+        MessageToStore ack = message("Acks", 0, "ack");
         ack.setForcedLater(true);
         assertThat(store.asyncPutMessage(ack).get().status()).isEqualTo(PutMessageStatus.PUT_OK);
         // nothing else is put: the force the put requested is what brings the record to the disk
         await().atMost(Duration.ofSeconds(10)).until(() -> store.stats().flushCount() > forcesBefore);
-        MessageExtBrokerInner sync = message("Acks", 0, "sync put");
+        MessageToStore sync = message("Acks", 0, "sync put");
         sync.setForcedLater(true);
         assertThat(store.putMessage(sync).status()).isEqualTo(PutMessageStatus.PUT_OK);
         await().atMost(Duration.ofSeconds(10)).until(() -> readAll(store, "Acks", 0, 0).size() == 2);
@@ -94,7 +94,7 @@ class StoreFlushAndCleanupTest {
         config.setFlushDiskType(FlushDiskType.SYNC_FLUSH);
         store = new DefaultMessageStore(config);
         store.start();
-        MessageExtBrokerInner m = message("NoWait", 0, "x");
+        MessageToStore m = message("NoWait", 0, "x");
         m.setWaitStoreMsgOK(false);
         assertThat(store.putMessage(m).status()).isEqualTo(PutMessageStatus.PUT_OK);
     }
@@ -106,7 +106,7 @@ class StoreFlushAndCleanupTest {
         store = new DefaultMessageStore(config);
         store.start();
         for (int i = 0; i < 700; i++) {
-            MessageExtBrokerInner m = message("Old", 0, "old-" + i + "-" + "o".repeat(300));
+            MessageToStore m = message("Old", 0, "old-" + i + "-" + "o".repeat(300));
             m.putProperty(MessageProperties.KEYS, "old-" + i);
             assertThat(store.putMessage(m).isOk()).isTrue();
         }
@@ -132,7 +132,7 @@ class StoreFlushAndCleanupTest {
         List<String> rest = readAll(store, "Old", 0, min);
         assertThat(rest).hasSize((int) (700 - min));
         assertThat(rest.get(rest.size() - 1)).startsWith("old-699-");
-        assertThat(store.lookMessageByOffset(0)).as("deleted range").isNull();
+        assertThat(store.readMessageAt(0)).as("deleted range").isNull();
         assertThat(store.selectOneMessageByOffset(0)).isNull();
         QueryMessageResult gone = store.queryMessage("Old", "old-0", 10, 0, Long.MAX_VALUE);
         assertThat(gone.buffers()).isEmpty();

@@ -57,7 +57,7 @@ class StoreIndexQueryTest {
     @Test
     void queryByKeyNewestFirstAcrossCollisionsAndFiles() {
         for (int i = 0; i < 120; i++) {
-            MessageExtBrokerInner m = message(i % 2 == 0 ? "Even" : "Odd", 0, "m" + i);
+            MessageToStore m = message(i % 2 == 0 ? "Even" : "Odd", 0, "m" + i);
             m.putProperty(MessageProperties.KEYS, "k" + (i % 10) + " all");
             m.putProperty(MessageProperties.UNIQUE_CLIENT_MESSAGE_ID, "UNIQ-" + i);
             assertThat(store.putMessage(m).isOk()).isTrue();
@@ -85,7 +85,7 @@ class StoreIndexQueryTest {
                 long previous = times.get(round - 1);
                 await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() >= previous + 2100);
             }
-            MessageExtBrokerInner m = message("Window", 0, "r" + round);
+            MessageToStore m = message("Window", 0, "r" + round);
             m.putProperty(MessageProperties.KEYS, "same");
             times.add(store.putMessage(m).appendResult().storeTimestamp());
         }

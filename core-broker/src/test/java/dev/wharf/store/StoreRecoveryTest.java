@@ -54,7 +54,7 @@ class StoreRecoveryTest {
     private List<AppendResult> fill(DefaultMessageStore store) {
         List<AppendResult> results = new ArrayList<>();
         for (int i = 0; i < MESSAGES; i++) {
-            MessageExtBrokerInner m = message("Durable", i % 2, "msg-" + i + "-" + "d".repeat(i % 300));
+            MessageToStore m = message("Durable", i % 2, "msg-" + i + "-" + "d".repeat(i % 300));
             m.putProperty(MessageProperties.KEYS, "key-" + i);
             PutMessageResult r = store.putMessage(m);
             assertThat(r.status()).isEqualTo(PutMessageStatus.PUT_OK);
@@ -119,7 +119,7 @@ class StoreRecoveryTest {
         assertThat(recovered.getMaxOffsetInQueue("Durable", lastQueue)).isEqualTo(MESSAGES / 2 - 1);
         assertThat(readAll(recovered, "Durable", 0, 0)).containsExactlyElementsOf(expectedBodies(0, MESSAGES - 1));
         assertThat(readAll(recovered, "Durable", 1, 0)).containsExactlyElementsOf(expectedBodies(1, MESSAGES - 1));
-        assertThat(recovered.lookMessageByOffset(last.wroteOffset())).isNull();
+        assertThat(recovered.readMessageAt(last.wroteOffset())).isNull();
         QueryMessageResult gone = recovered.queryMessage("Durable", "key-" + (MESSAGES - 1), 10, 0, Long.MAX_VALUE);
         assertThat(gone.buffers()).as("index entries past the end are not served").isEmpty();
 
@@ -157,7 +157,7 @@ class StoreRecoveryTest {
         queue0.remove("msg-" + victim + "-" + "d".repeat(victim % 300));
         assertThat(readAll(recovered, "Durable", 0, 0)).containsExactlyElementsOf(queue0);
         assertThat(readAll(recovered, "Durable", 1, 0)).containsExactlyElementsOf(expectedBodies(1, MESSAGES));
-        assertThat(recovered.lookMessageByOffset(bad.wroteOffset())).isNull();
+        assertThat(recovered.readMessageAt(bad.wroteOffset())).isNull();
         QueryMessageResult gone = recovered.queryMessage("Durable", "key-" + victim, 10, 0, Long.MAX_VALUE);
         assertThat(gone.buffers()).isEmpty();
         QueryMessageResult after = recovered.queryMessage("Durable", "key-" + (victim + 5), 10, 0, Long.MAX_VALUE);

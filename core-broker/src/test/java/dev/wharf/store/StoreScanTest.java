@@ -41,7 +41,7 @@ class StoreScanTest {
         List<Long> offsets = new ArrayList<>();
         String filler = "x".repeat(1000);
         for (int i = 0; i < count; i++) {
-            MessageExtBrokerInner msg = message(i % 2 == 0 ? "even" : "odd", 0, i + filler);
+            MessageToStore msg = message(i % 2 == 0 ? "even" : "odd", 0, i + filler);
             msg.putProperty("N", String.valueOf(i));
             PutMessageResult result = store.putMessage(msg);
             assertThat(result.isOk()).isTrue();

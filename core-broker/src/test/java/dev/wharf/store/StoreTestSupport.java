@@ -35,8 +35,8 @@ final class StoreTestSupport {
         return config;
     }
 
-    static MessageExtBrokerInner message(String topic, int queueId, String body) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+    static MessageToStore message(String topic, int queueId, String body) {
+        MessageToStore msg = new MessageToStore();
         msg.setTopic(topic);
         msg.setQueueId(queueId);
         msg.setBody(body.getBytes(StandardCharsets.UTF_8));

@@ -53,7 +53,7 @@ class StoreTruncateTest {
     private static List<AppendResult> fill(DefaultMessageStore store) {
         List<AppendResult> results = new ArrayList<>();
         for (int i = 0; i < MESSAGES; i++) {
-            MessageExtBrokerInner m = message("Cut", i % 2, body(i));
+            MessageToStore m = message("Cut", i % 2, body(i));
             m.putProperty(MessageProperties.KEYS, "key-" + i);
             PutMessageResult r = store.putMessage(m);
             assertThat(r.status()).isEqualTo(PutMessageStatus.PUT_OK);
@@ -82,7 +82,7 @@ class StoreTruncateTest {
         kept.release();
         QueryMessageResult gone = store.queryMessage("Cut", "key-" + KEEP, 10, 0, Long.MAX_VALUE);
         assertThat(gone.buffers()).as("index entries of cut records are gone").isEmpty();
-        assertThat(store.lookMessageByOffset(cut)).isNull();
+        assertThat(store.readMessageAt(cut)).isNull();
     }
 
     @Test

@@ -14,7 +14,7 @@ import dev.wharf.common.message.MessageId;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.common.message.Tags;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.PutMessageResult;
 import java.util.HashMap;
@@ -95,12 +95,12 @@ final class DeadLetterMover {
             if (commitLogOffsets[i] < 0) {
                 continue;
             }
-            MessageExt original = store.lookMessageByOffset(commitLogOffsets[i]);
+            MessageExt original = store.readMessageAt(commitLogOffsets[i]);
             if (original == null) {
                 stored[i] = true; // removed by clean-up meanwhile: nothing left to keep
                 continue;
             }
-            MessageExtBrokerInner copy = copyOf(original, dlqTopic, state, offsets[i], counts[i], maxReconsumeTimes);
+            MessageToStore copy = copyOf(original, dlqTopic, state, offsets[i], counts[i], maxReconsumeTimes);
             PutMessageResult result = store.putMessage(copy);
             stored[i] = result.isOk();
             if (!stored[i]) {
@@ -153,9 +153,9 @@ final class DeadLetterMover {
         }
     }
 
-    private static MessageExtBrokerInner copyOf(MessageExt original, String dlqTopic, QueueAckState state,
+    private static MessageToStore copyOf(MessageExt original, String dlqTopic, QueueAckState state,
                                                 long queueOffset, int deliveries, int maxReconsumeTimes) {
-        MessageExtBrokerInner copy = new MessageExtBrokerInner();
+        MessageToStore copy = new MessageToStore();
         copy.setTopic(dlqTopic);
         copy.setQueueId(0);
         copy.setFlag(original.getFlag());

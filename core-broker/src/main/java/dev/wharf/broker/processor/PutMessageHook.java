@@ -1,7 +1,7 @@
 package dev.wharf.broker.processor;
 
 import dev.wharf.remoting.RemotingChannel;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 
 /**
  * A step of the send path that runs for every message a client sends, after the broker's own checks and
@@ -10,7 +10,7 @@ import dev.wharf.store.MessageExtBrokerInner;
  * thread; they must be fast and must not block.
  *
  * <p>A hook may change the message in place: topic, queue id, sys flag, tags code, properties. The send path
- * stores the client's encoded properties string as it came ({@link MessageExtBrokerInner#getPropertiesString()}),
+ * stores the client's encoded properties string as it came ({@link MessageToStore#getPropertiesString()}),
  * so a hook that changes properties must change the map ({@code putProperty}/{@code removeProperty}) AND call
  * {@code msg.setPropertiesString(null)} so that the store encodes the map. A hook that changes the topic must
  * make sure the topic exists (e.g. through the topic manager). In a batch every message must stay in one topic
@@ -32,10 +32,10 @@ public interface PutMessageHook {
      *
      * @return null to go on, or a refusal to answer the sender with instead of storing
      */
-    Refusal beforePut(SendContext context, MessageExtBrokerInner msg);
+    Refusal beforePut(SendContext context, MessageToStore msg);
 
     /** Runs hooks in order; the first refusal stops the rest. */
-    static Refusal runAll(Iterable<PutMessageHook> hooks, SendContext context, MessageExtBrokerInner msg) {
+    static Refusal runAll(Iterable<PutMessageHook> hooks, SendContext context, MessageToStore msg) {
         for (PutMessageHook hook : hooks) {
             Refusal refusal = hook.beforePut(context, msg);
             if (refusal != null) {

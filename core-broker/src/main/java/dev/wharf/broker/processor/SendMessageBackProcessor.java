@@ -18,7 +18,7 @@ import dev.wharf.protocol.body.TopicConfig;
 import dev.wharf.protocol.header.MessageHeaders.ConsumerSendMsgBackRequest;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RequestProcessor;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.PutMessageResult;
 import java.util.HashMap;
@@ -93,7 +93,7 @@ public final class SendMessageBackProcessor implements RequestProcessor {
                     + header.delayLevel() + "; use 0 (the broker chooses), a delay level from 1, or -1 (straight to"
                     + " the dead-letter queue).");
         }
-        MessageExt failed = header.offset() < 0 ? null : store.lookMessageByOffset(header.offset());
+        MessageExt failed = header.offset() < 0 ? null : store.readMessageAt(header.offset());
         if (failed == null) {
             return ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR, "No message starts at commit-log"
                     + " offset " + header.offset() + " on broker " + brokerName + " (cleaned up, or not an offset"
@@ -109,7 +109,7 @@ public final class SendMessageBackProcessor implements RequestProcessor {
             return ProcessorSupport.answer(request, ResponseCode.NO_PERMISSION, "The topic " + target + " is not"
                     + " writable on broker " + brokerName + "; restore its write permission.");
         }
-        MessageExtBrokerInner msg = copy(failed, header, target, Math.floorMod(failed.getQueueOffset(),
+        MessageToStore msg = copy(failed, header, target, Math.floorMod(failed.getQueueOffset(),
                 topic.writeQueueNums()));
         if (header.maxReconsumeTimes() != null && header.maxReconsumeTimes() >= 0) {
             msg.putProperty(MessageProperties.MAX_RECONSUME_TIMES, String.valueOf(header.maxReconsumeTimes()));
@@ -153,7 +153,7 @@ public final class SendMessageBackProcessor implements RequestProcessor {
         return group.retryMaxTimes();
     }
 
-    private MessageExtBrokerInner copy(MessageExt failed, ConsumerSendMsgBackRequest header, String topic,
+    private MessageToStore copy(MessageExt failed, ConsumerSendMsgBackRequest header, String topic,
                                        int queueId) {
         Map<String, String> properties = new HashMap<>(failed.getProperties());
         // the scheduler's own marks belong to the earlier delivery, not to this new message
@@ -171,7 +171,7 @@ public final class SendMessageBackProcessor implements RequestProcessor {
                 && !header.originMsgId().isBlank() ? header.originMsgId() : failed.getMsgId());
         properties.putIfAbsent(MessageProperties.FIRST_FAILURE_TIME, String.valueOf(clock.getAsLong()));
 
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+        MessageToStore msg = new MessageToStore();
         msg.setTopic(topic);
         msg.setQueueId(queueId);
         msg.setFlag(failed.getFlag());

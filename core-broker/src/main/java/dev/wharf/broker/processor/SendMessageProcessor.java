@@ -25,7 +25,7 @@ import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageResponse;
 import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.remoting.RequestProcessor;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
@@ -165,7 +165,7 @@ public final class SendMessageProcessor implements RequestProcessor {
     private RemotingCommand sendOne(RemotingChannel channel, RemotingCommand request, SendMessageRequest header,
                                     int queueId, SendContext context, long bornHost) {
         byte[] body = request.body() == null ? EMPTY : request.body();
-        MessageExtBrokerInner msg = build(header, queueId, header.flag(), body, header.properties(), bornHost);
+        MessageToStore msg = build(header, queueId, header.flag(), body, header.properties(), bornHost);
         Refusal refusal = PutMessageHook.runAll(hooks, context, msg);
         if (refusal != null) {
             return ProcessorSupport.answer(request, refusal.responseCode(), refusal.remark());
@@ -211,7 +211,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                     "The batch holds no message; send at least one.");
         }
         int maxMessageSize = store.config().getMaxMessageSize();
-        List<MessageExtBrokerInner> batch = new ArrayList<>(entries.size());
+        List<MessageToStore> batch = new ArrayList<>(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             BatchMessageCodec.Entry entry = entries.get(i);
             String error = MessageChecks.checkBodySize(entry.body().length, maxMessageSize);
@@ -226,7 +226,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                 return ProcessorSupport.answer(request, ResponseCode.MESSAGE_ILLEGAL,
                         "Message " + (i + 1) + " of the batch: " + error);
             }
-            MessageExtBrokerInner msg = build(header, queueId, entry.flag(), entry.body(), entry.properties(), bornHost);
+            MessageToStore msg = build(header, queueId, entry.flag(), entry.body(), entry.properties(), bornHost);
             Refusal refusal = PutMessageHook.runAll(hooks, context, msg);
             if (refusal != null) {
                 return ProcessorSupport.answer(request, refusal.responseCode(),
@@ -256,9 +256,9 @@ public final class SendMessageProcessor implements RequestProcessor {
         return (header.sysFlag() & MessageSysFlag.COMPRESSED) != 0;
     }
 
-    private MessageExtBrokerInner build(SendMessageRequest header, int queueId, int flag, byte[] body,
+    private MessageToStore build(SendMessageRequest header, int queueId, int flag, byte[] body,
                                         String properties, long bornHost) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+        MessageToStore msg = new MessageToStore();
         msg.setTopic(header.topic());
         msg.setQueueId(queueId);
         msg.setFlag(flag);
@@ -277,8 +277,8 @@ public final class SendMessageProcessor implements RequestProcessor {
         return msg;
     }
 
-    private RemotingCommand respond(RemotingCommand request, PutMessageResult result, MessageExtBrokerInner first,
-                                    List<MessageExtBrokerInner> batch) {
+    private RemotingCommand respond(RemotingCommand request, PutMessageResult result, MessageToStore first,
+                                    List<MessageToStore> batch) {
         PutMessageStatus status = result.status();
         int code;
         switch (status) {
@@ -327,7 +327,7 @@ public final class SendMessageProcessor implements RequestProcessor {
      * The queue the answer names: a half message's is the queue it will be committed to (the half topic's queue
      * means nothing to the producer, and a transaction sent before its topic had a route learns its queue here).
      */
-    private static int answeredQueueId(MessageExtBrokerInner stored) {
+    private static int answeredQueueId(MessageToStore stored) {
         if (SystemTopics.TRANS_HALF_TOPIC.equals(stored.getTopic())) {
             String real = stored.getProperty(MessageProperties.REAL_QUEUE_ID);
             if (real != null) {
@@ -349,12 +349,12 @@ public final class SendMessageProcessor implements RequestProcessor {
      * The ids of a batch's records. Records are consecutive, so each one's offset follows from the sizes; if
      * the sizes do not add up to what the store wrote, only the first id (which is certain) is returned.
      */
-    private String batchMessageIds(AppendResult appended, List<MessageExtBrokerInner> batch) {
+    private String batchMessageIds(AppendResult appended, List<MessageToStore> batch) {
         long host = batch.get(0).getStoreHost();
         StringBuilder ids = new StringBuilder(batch.size() * (MessageId.LENGTH + 1));
         long offset = appended.wroteOffset();
         long total = 0;
-        for (MessageExtBrokerInner msg : batch) {
+        for (MessageToStore msg : batch) {
             if (ids.length() > 0) {
                 ids.append(',');
             }

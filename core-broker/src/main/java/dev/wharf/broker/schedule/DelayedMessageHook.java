@@ -6,7 +6,7 @@ import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.protocol.ResponseCode;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import java.util.function.LongSupplier;
 
 /**
@@ -43,7 +43,7 @@ public final class DelayedMessageHook implements PutMessageHook {
     }
 
     @Override
-    public Refusal beforePut(SendContext context, MessageExtBrokerInner msg) {
+    public Refusal beforePut(SendContext context, MessageToStore msg) {
         String error = route(msg);
         return error == null ? null : new Refusal(ResponseCode.MESSAGE_ILLEGAL, error);
     }
@@ -95,7 +95,7 @@ public final class DelayedMessageHook implements PutMessageHook {
      *
      * @return null when the message may be stored as it is now, else a sentence saying what is wrong
      */
-    public String route(MessageExtBrokerInner msg) {
+    public String route(MessageToStore msg) {
         String deliverAt = deliverAt(msg);
         String delayMs = delayMs(msg);
         String level = msg.getProperty(MessageProperties.DELAY_TIME_LEVEL);
@@ -179,7 +179,7 @@ public final class DelayedMessageHook implements PutMessageHook {
         return null;
     }
 
-    private static void moveToScheduleTopic(MessageExtBrokerInner msg, int queueId, long due) {
+    private static void moveToScheduleTopic(MessageToStore msg, int queueId, long due) {
         msg.putProperty(MessageProperties.REAL_TOPIC, msg.getTopic());
         msg.putProperty(MessageProperties.REAL_QUEUE_ID, String.valueOf(msg.getQueueId()));
         msg.putProperty(MessageProperties.DELIVER_TIME_MS, String.valueOf(due));

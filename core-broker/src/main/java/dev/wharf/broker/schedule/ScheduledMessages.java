@@ -3,7 +3,7 @@ package dev.wharf.broker.schedule;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.Tags;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,7 +23,7 @@ final class ScheduledMessages {
      *
      * @return null when the stored message names no real topic (not something the broker scheduled)
      */
-    static MessageExtBrokerInner restore(MessageExt scheduled, int sourceQueueId, long sourceQueueOffset) {
+    static MessageToStore restore(MessageExt scheduled, int sourceQueueId, long sourceQueueOffset) {
         String realTopic = scheduled.getProperty(MessageProperties.REAL_TOPIC);
         if (realTopic == null || realTopic.isEmpty()) {
             return null;
@@ -45,7 +45,7 @@ final class ScheduledMessages {
         properties.remove(MessageProperties.DELAY_MS);
         properties.put(MessageProperties.SCHEDULE_SOURCE, source(sourceQueueId, sourceQueueOffset));
 
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+        MessageToStore msg = new MessageToStore();
         msg.setTopic(realTopic);
         msg.setQueueId(realQueueId);
         msg.setFlag(scheduled.getFlag());
@@ -65,10 +65,10 @@ final class ScheduledMessages {
      * A copy of a timer message for the end of the timer queue: everything kept (topic, queue, due time, real
      * topic), the old place recorded as SCHEDULE_SOURCE so a restart knows the old entry is settled.
      */
-    static MessageExtBrokerInner copyForRoll(MessageExt scheduled, int timerQueueId, long queueOffset) {
+    static MessageToStore copyForRoll(MessageExt scheduled, int timerQueueId, long queueOffset) {
         Map<String, String> properties = new HashMap<>(scheduled.getProperties());
         properties.put(MessageProperties.SCHEDULE_SOURCE, source(timerQueueId, queueOffset));
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+        MessageToStore msg = new MessageToStore();
         msg.setTopic(scheduled.getTopic());
         msg.setQueueId(timerQueueId);
         msg.setFlag(scheduled.getFlag());

@@ -5,7 +5,7 @@ import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.protocol.body.TopicConfig;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
@@ -53,14 +53,14 @@ final class ScheduledPutter {
 
     /** Stores the scheduled message at {@code phyOffset} (queue {@code queueId}, offset {@code queueOffset}) under its real topic. */
     Outcome deliver(int queueId, long queueOffset, long phyOffset) {
-        MessageExt scheduled = store.lookMessageByOffset(phyOffset);
+        MessageExt scheduled = store.readMessageAt(phyOffset);
         if (scheduled == null) {
             skipped++;
             log.warn("Scheduled message {}:{} at commit-log offset {} is gone (cleaned up); it cannot be delivered",
                     queueId, queueOffset, phyOffset);
             return Outcome.SKIPPED;
         }
-        MessageExtBrokerInner msg = ScheduledMessages.restore(scheduled, queueId, queueOffset);
+        MessageToStore msg = ScheduledMessages.restore(scheduled, queueId, queueOffset);
         if (msg == null) {
             skipped++;
             log.warn("Message {}:{} of {} names no real topic; skipped", queueId, queueOffset,
@@ -86,14 +86,14 @@ final class ScheduledPutter {
 
     /** Copies the timer message at {@code phyOffset} to the end of the timer queue, naming the old one its source. */
     Outcome roll(long queueOffset, long phyOffset) {
-        MessageExt scheduled = store.lookMessageByOffset(phyOffset);
+        MessageExt scheduled = store.readMessageAt(phyOffset);
         if (scheduled == null) {
             skipped++;
             log.warn("Timer message {}:{} at commit-log offset {} is gone (cleaned up); it cannot be delivered",
                     timerQueueId, queueOffset, phyOffset);
             return Outcome.SKIPPED;
         }
-        MessageExtBrokerInner copy = ScheduledMessages.copyForRoll(scheduled, timerQueueId, queueOffset);
+        MessageToStore copy = ScheduledMessages.copyForRoll(scheduled, timerQueueId, queueOffset);
         Outcome outcome = put(copy);
         if (outcome == Outcome.STORED) {
             rolled++;
@@ -120,7 +120,7 @@ final class ScheduledPutter {
         return topics.isAutoCreateTopicEnable() ? topics.findOrCreateForSend(name, 0) : null;
     }
 
-    private Outcome put(MessageExtBrokerInner msg) {
+    private Outcome put(MessageToStore msg) {
         CompletableFuture<PutMessageResult> future = store.asyncPutMessage(msg);
         PutMessageResult result = future.getNow(null);
         if (result != null && isIllegal(result.status())

@@ -1,7 +1,7 @@
 package dev.wharf.broker.transaction;
 
 import dev.wharf.common.message.Message;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 
 /**
  * Schedules committed messages that carry a delivery delay: a half message keeps its delay properties, is checked
@@ -18,7 +18,7 @@ public interface DelayRouter {
         }
 
         @Override
-        public String route(MessageExtBrokerInner msg) {
+        public String route(MessageToStore msg) {
             return null;
         }
     };
@@ -27,5 +27,5 @@ public interface DelayRouter {
     String check(Message msg);
 
     /** Moves a committed message with a delay to the schedule topic; null when done, else what is wrong. */
-    String route(MessageExtBrokerInner msg);
+    String route(MessageToStore msg);
 }

@@ -5,7 +5,7 @@ import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageRecord;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.protocol.ResponseCode;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import java.util.function.LongSupplier;
 
 /**
@@ -33,7 +33,7 @@ final class HalfMessageHook implements PutMessageHook {
     }
 
     @Override
-    public Refusal beforePut(SendContext context, MessageExtBrokerInner msg) {
+    public Refusal beforePut(SendContext context, MessageToStore msg) {
         int type = MessageSysFlag.transactionType(msg.getSysFlag());
         boolean half = type == MessageSysFlag.TRANSACTION_PREPARED_TYPE
                 || "true".equalsIgnoreCase(msg.getProperty(MessageProperties.TRANSACTION_PREPARED));

@@ -5,7 +5,7 @@ import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.common.message.Tags;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,7 +44,7 @@ final class TransactionRecords {
     }
 
     /** Turns a message a producer sent with TRAN_MSG=true into its half message, in place. */
-    static void toHalf(MessageExtBrokerInner msg, String transactionId, String producerGroup) {
+    static void toHalf(MessageToStore msg, String transactionId, String producerGroup) {
         msg.putProperty(MessageProperties.REAL_TOPIC, msg.getTopic());
         msg.putProperty(MessageProperties.REAL_QUEUE_ID, Integer.toString(msg.getQueueId()));
         msg.putProperty(MessageProperties.TRANSACTION_PREPARED, "true");
@@ -57,8 +57,8 @@ final class TransactionRecords {
     }
 
     /** The message a committed half becomes in its real topic and queue. */
-    static MessageExtBrokerInner committed(MessageExt half, long storeHost) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+    static MessageToStore committed(MessageExt half, long storeHost) {
+        MessageToStore msg = new MessageToStore();
         msg.setTopic(half.getProperty(MessageProperties.REAL_TOPIC));
         msg.setQueueId(realQueueId(half));
         Map<String, String> properties = new HashMap<>(half.getProperties());
@@ -78,8 +78,8 @@ final class TransactionRecords {
     }
 
     /** A copy of a discarded half in TRANS_CHECK_MAX_TIME_TOPIC, so an operator can still find it. */
-    static MessageExtBrokerInner checkMaxCopy(MessageExt half, int checkTimes, long storeHost) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+    static MessageToStore checkMaxCopy(MessageExt half, int checkTimes, long storeHost) {
+        MessageToStore msg = new MessageToStore();
         msg.setTopic(SystemTopics.TRANS_CHECK_MAX_TIME_TOPIC);
         msg.setQueueId(0);
         Map<String, String> properties = new HashMap<>(half.getProperties());
@@ -91,7 +91,7 @@ final class TransactionRecords {
         return msg;
     }
 
-    private static void copyCommon(MessageExt from, MessageExtBrokerInner to, long storeHost) {
+    private static void copyCommon(MessageExt from, MessageToStore to, long storeHost) {
         to.setBody(from.getBody());
         to.setFlag(from.getFlag());
         to.setTagsCode(Tags.hash(to.getTags()));
@@ -111,9 +111,9 @@ final class TransactionRecords {
     }
 
     /** The op records ending these halves, in order. */
-    static List<MessageExtBrokerInner> ops(String transactionId, TransactionOutcome outcome, long[] halfQueueOffsets,
+    static List<MessageToStore> ops(String transactionId, TransactionOutcome outcome, long[] halfQueueOffsets,
                                            long storeHost) {
-        List<MessageExtBrokerInner> ops = new ArrayList<>(halfQueueOffsets.length / OP_OFFSETS_PER_RECORD + 1);
+        List<MessageToStore> ops = new ArrayList<>(halfQueueOffsets.length / OP_OFFSETS_PER_RECORD + 1);
         for (int from = 0; from < halfQueueOffsets.length; from += OP_OFFSETS_PER_RECORD) {
             int to = Math.min(halfQueueOffsets.length, from + OP_OFFSETS_PER_RECORD);
             StringBuilder body = new StringBuilder((to - from) * 8);
@@ -123,7 +123,7 @@ final class TransactionRecords {
                 }
                 body.append(halfQueueOffsets[i]);
             }
-            MessageExtBrokerInner op = new MessageExtBrokerInner();
+            MessageToStore op = new MessageToStore();
             op.setTopic(SystemTopics.TRANS_OP_HALF_TOPIC);
             op.setQueueId(0);
             op.setBody(body.toString().getBytes(StandardCharsets.US_ASCII));

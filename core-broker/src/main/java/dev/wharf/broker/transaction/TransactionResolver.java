@@ -2,7 +2,7 @@ package dev.wharf.broker.transaction;
 
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.MessageExt;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
@@ -95,7 +95,7 @@ final class TransactionResolver {
     }
 
     private Result commit(OpenTransaction tx) {
-        List<MessageExtBrokerInner> batch = new ArrayList<>(tx.halfCount() + 1);
+        List<MessageToStore> batch = new ArrayList<>(tx.halfCount() + 1);
         long host = storeHost.getAsLong();
         List<MessageExt> halves = new ArrayList<>(tx.halfCount());
         boolean streamed = false;
@@ -112,7 +112,7 @@ final class TransactionResolver {
             halves.sort(java.util.Comparator.comparingLong(TransactionRecords::sequence));
         }
         for (MessageExt half : halves) {
-            MessageExtBrokerInner committed = TransactionRecords.committed(half, host);
+            MessageToStore committed = TransactionRecords.committed(half, host);
             String error = delays.route(committed);
             if (error != null) {
                 // checked when the half was sent; a delay that became invalid since is delivered at once
@@ -235,7 +235,7 @@ final class TransactionResolver {
 
     /** The half at a commit-log offset, checked to be that half (null when it is gone). */
     private MessageExt readHalf(long commitLogOffset, long queueOffset) {
-        MessageExt half = store.lookMessageByOffset(commitLogOffset);
+        MessageExt half = store.readMessageAt(commitLogOffset);
         if (half == null || half.getQueueOffset() != queueOffset
                 || !SystemTopics.TRANS_HALF_TOPIC.equals(half.getTopic())) {
             return null;

@@ -14,7 +14,7 @@ import dev.wharf.protocol.body.AckStats;
 import dev.wharf.protocol.body.ConsumerModel.ExpressionType;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import dev.wharf.store.DefaultMessageStore;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStoreConfig;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +61,7 @@ class AckRecoveryTest {
         groups = new SubscriptionGroupManager(null, true, 16);
         file = new JsonConfigFile<>(dir.resolve("ackState.json"), AckStateDocument.class);
         for (int i = 0; i < 60; i++) {
-            MessageExtBrokerInner msg = new MessageExtBrokerInner();
+            MessageToStore msg = new MessageToStore();
             msg.setTopic(TOPIC);
             msg.setQueueId(0);
             msg.setBody(("m" + i).getBytes(StandardCharsets.UTF_8));

@@ -10,7 +10,7 @@ import dev.wharf.controller.Controller;
 import dev.wharf.controller.ControllerConfig;
 import dev.wharf.controller.client.ControllerClientConfig;
 import dev.wharf.remoting.NettyServerConfig;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
 import dev.wharf.store.ReplicableStore;
@@ -116,8 +116,8 @@ class ControllerFailoverTest {
         return new Replica(broker, link);
     }
 
-    private static MessageExtBrokerInner message(String body) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+    private static MessageToStore message(String body) {
+        MessageToStore msg = new MessageToStore();
         msg.setTopic("failover");
         msg.setQueueId(body.hashCode() & 3);
         msg.setBody(body.getBytes(StandardCharsets.UTF_8));
@@ -172,7 +172,7 @@ class ControllerFailoverTest {
 
         // nothing the old master acknowledged is missing on the new one
         for (Map.Entry<Long, String> e : acked.entrySet()) {
-            MessageExt m = next.broker().store().lookMessageByOffset(e.getKey());
+            MessageExt m = next.broker().store().readMessageAt(e.getKey());
             assertThat(m).as("acknowledged message at %d", e.getKey()).isNotNull();
             assertThat(new String(m.getBody(), StandardCharsets.UTF_8)).isEqualTo(e.getValue());
         }
@@ -185,7 +185,7 @@ class ControllerFailoverTest {
         Replica back = replica("a", 1, idA);
         await().atMost(Duration.ofSeconds(30)).until(() -> back.broker().ha().role() == BrokerRole.SLAVE
                 && back.broker().store().getMaxPhyOffset() == next.broker().store().getMaxPhyOffset());
-        assertThat(back.broker().store().lookMessageByOffset(after.appendResult().wroteOffset())).isNotNull();
+        assertThat(back.broker().store().readMessageAt(after.appendResult().wroteOffset())).isNotNull();
         await().atMost(Duration.ofSeconds(30)).until(() -> other.broker().store().getMaxPhyOffset()
                 == next.broker().store().getMaxPhyOffset());
     }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wharf.common.message.HostAddress;
 import dev.wharf.store.DefaultMessageStore;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStoreConfig;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -81,8 +81,8 @@ class EpochPruningTest {
         assertThat(EpochFile.open(dir).entries()).containsExactly(new EpochEntry(4, 300));
     }
 
-    private static MessageExtBrokerInner message(String body) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+    private static MessageToStore message(String body) {
+        MessageToStore msg = new MessageToStore();
         msg.setTopic("Epochs");
         msg.setQueueId(0);
         msg.setBody((body + "-" + "x".repeat(300)).getBytes(StandardCharsets.UTF_8));

@@ -113,7 +113,7 @@ class HaBadInputTest {
         // the NameServer keeps routing to the first master (a live broker keeps its name and id), so the other
         // master's log grows through its store
         while (otherMaster.store().getMaxPhyOffset() <= master.store().getMaxPhyOffset() + 64 * 1024) {
-            dev.wharf.store.MessageExtBrokerInner msg = new dev.wharf.store.MessageExtBrokerInner();
+            dev.wharf.store.MessageToStore msg = new dev.wharf.store.MessageToStore();
             msg.setTopic("ahead");
             msg.setBody(new byte[1024]);
             msg.setBornTimestamp(System.currentTimeMillis());

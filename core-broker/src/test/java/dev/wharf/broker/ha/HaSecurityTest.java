@@ -15,7 +15,7 @@ import dev.wharf.security.PasswordHasher;
 import dev.wharf.security.Policy;
 import dev.wharf.security.Action;
 import dev.wharf.security.User;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.PutMessageStatus;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -76,7 +76,7 @@ class HaSecurityTest {
 
     private static void put(Broker master, int count) {
         for (int i = 0; i < count; i++) {
-            MessageExtBrokerInner msg = new MessageExtBrokerInner();
+            MessageToStore msg = new MessageToStore();
             msg.setTopic("ha-secure");
             msg.setBody(("secret payload " + i).getBytes());
             msg.setBornTimestamp(System.currentTimeMillis());

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.wharf.broker.Broker;
 import dev.wharf.common.message.HostAddress;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
 import java.nio.charset.StandardCharsets;
@@ -44,8 +44,8 @@ class MasterLeaseTest {
         cluster.close();
     }
 
-    private static MessageExtBrokerInner message(String body) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+    private static MessageToStore message(String body) {
+        MessageToStore msg = new MessageToStore();
         msg.setTopic("lease");
         msg.setQueueId(0);
         msg.setBody(body.getBytes(StandardCharsets.UTF_8));

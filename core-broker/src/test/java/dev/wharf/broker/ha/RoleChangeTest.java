@@ -8,7 +8,7 @@ import dev.wharf.client.producer.Producer;
 import dev.wharf.client.producer.SendResult;
 import dev.wharf.client.producer.SendStatus;
 import dev.wharf.common.message.HostAddress;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
 import java.nio.charset.StandardCharsets;
@@ -43,8 +43,8 @@ class RoleChangeTest {
         cluster.close();
     }
 
-    private static MessageExtBrokerInner message(String body) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+    private static MessageToStore message(String body) {
+        MessageToStore msg = new MessageToStore();
         msg.setTopic(TOPIC);
         msg.setQueueId(0);
         msg.setBody(body.getBytes(StandardCharsets.UTF_8));

@@ -14,7 +14,7 @@ import dev.wharf.protocol.header.HeaderCodec;
 import dev.wharf.protocol.header.MessageHeaders.SendMessageRequest;
 import dev.wharf.remoting.NettyClientConfig;
 import dev.wharf.remoting.NettyRemotingClient;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
 import java.nio.charset.StandardCharsets;
@@ -65,7 +65,7 @@ class SyncMasterTest {
             SendResult result = producer.send(Workload.message(TOPIC, "sync-" + i));
             assertThat(result.sendStatus()).isEqualTo(SendStatus.SEND_OK);
             // acknowledged means the slave holds the record already
-            assertThat(slave.store().lookMessageByOffset(offsetOf(result))).isNotNull();
+            assertThat(slave.store().readMessageAt(offsetOf(result))).isNotNull();
         }
         // the master's dispatcher builds the consume queues just after the acknowledgement: wait for it
         await().atMost(Duration.ofSeconds(10)).until(() -> ReplicationTest.topicCount(master.store(), TOPIC) == 200);
@@ -113,7 +113,7 @@ class SyncMasterTest {
             Producer producer = producer();
             SendResult result = producer.send(Workload.message(TOPIC, "unconfirmed"));
             assertThat(result.sendStatus()).isEqualTo(SendStatus.FLUSH_SLAVE_TIMEOUT);
-            MessageExtBrokerInner direct = new MessageExtBrokerInner();
+            MessageToStore direct = new MessageToStore();
             direct.setTopic(TOPIC);
             direct.setBody("direct".getBytes(StandardCharsets.UTF_8));
             PutMessageResult put = master.store().putMessage(direct);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.MessageProperties;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import org.junit.jupiter.api.Test;
 
 /** RocketMQ's other names for a delivery time (__STARTDELIVERTIME) and a delay (TIMER_DELAY_SEC). */
@@ -14,8 +14,8 @@ class DelayAliasTest {
     private final DelayedMessageHook hook = new DelayedMessageHook(new ScheduleLayout(new long[] {1_000, 5_000}),
             3_600, () -> NOW);
 
-    private static MessageExtBrokerInner message(String property, String value) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+    private static MessageToStore message(String property, String value) {
+        MessageToStore msg = new MessageToStore();
         msg.setTopic("Orders");
         msg.setQueueId(2);
         msg.putProperty(property, value);
@@ -24,7 +24,7 @@ class DelayAliasTest {
 
     @Test
     void aStartDeliverTimeIsTheTimerQueuesDueTime() {
-        MessageExtBrokerInner msg = message(MessageProperties.START_DELIVER_TIME, String.valueOf(NOW + 7_000));
+        MessageToStore msg = message(MessageProperties.START_DELIVER_TIME, String.valueOf(NOW + 7_000));
         assertThat(hook.route(msg)).isNull();
         assertThat(msg.getTopic()).isEqualTo(SystemTopics.SCHEDULE_TOPIC);
         assertThat(msg.getTagsCode()).isEqualTo(NOW + 7_000);
@@ -35,7 +35,7 @@ class DelayAliasTest {
 
     @Test
     void delaySecondsCountFromNow() {
-        MessageExtBrokerInner msg = message(MessageProperties.DELAY_SEC, "3");
+        MessageToStore msg = message(MessageProperties.DELAY_SEC, "3");
         assertThat(hook.route(msg)).isNull();
         assertThat(msg.getTagsCode()).isEqualTo(NOW + 3_000);
         assertThat(msg.getProperty(MessageProperties.DELAY_SEC)).isNull();

@@ -6,7 +6,7 @@ import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageProperties;
 import dev.wharf.common.message.MessageSysFlag;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /** The record shapes of half, committed, op and check-max messages, and the bounded memory of outcomes. */
 class TransactionRecordsTest {
 
-    private static MessageExtBrokerInner sent() {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+    private static MessageToStore sent() {
+        MessageToStore msg = new MessageToStore();
         msg.setTopic("Orders");
         msg.setQueueId(3);
         msg.setBody(new byte[] {1, 2, 3});
@@ -28,7 +28,7 @@ class TransactionRecordsTest {
 
     @Test
     void aHalfRemembersItsRealQueueAndARealMessageForgetsTheHalf() {
-        MessageExtBrokerInner half = sent();
+        MessageToStore half = sent();
         TransactionRecords.toHalf(half, "tx-9", "group-g");
         assertThat(half.getTopic()).isEqualTo(SystemTopics.TRANS_HALF_TOPIC);
         assertThat(half.getQueueId()).isZero();
@@ -43,7 +43,7 @@ class TransactionRecordsTest {
         half.setQueueOffset(41);
         half.setCommitLogOffset(9_000);
         half.putProperty(MessageProperties.TRANSACTION_CHECK_TIMES, "2");
-        MessageExtBrokerInner real = TransactionRecords.committed(half, 77L);
+        MessageToStore real = TransactionRecords.committed(half, 77L);
         assertThat(real.getTopic()).isEqualTo("Orders");
         assertThat(real.getQueueId()).isEqualTo(3);
         assertThat(real.getBody()).containsExactly(1, 2, 3);
@@ -56,7 +56,7 @@ class TransactionRecordsTest {
                 .doesNotContainKeys(MessageProperties.REAL_TOPIC, MessageProperties.REAL_QUEUE_ID,
                         MessageProperties.TRANSACTION_PREPARED, MessageProperties.TRANSACTION_CHECK_TIMES);
 
-        MessageExtBrokerInner kept = TransactionRecords.checkMaxCopy(half, 15, 77L);
+        MessageToStore kept = TransactionRecords.checkMaxCopy(half, 15, 77L);
         assertThat(kept.getTopic()).isEqualTo(SystemTopics.TRANS_CHECK_MAX_TIME_TOPIC);
         assertThat(kept.getProperties()).containsEntry(MessageProperties.TRANSACTION_CHECK_TIMES, "15")
                 .containsEntry(MessageProperties.REAL_TOPIC, "Orders");
@@ -65,7 +65,7 @@ class TransactionRecordsTest {
     @Test
     void opRecordsAreChunkedAndReadBack() {
         long[] offsets = LongStream.range(100, 100 + TransactionRecords.OP_OFFSETS_PER_RECORD + 5).toArray();
-        List<MessageExtBrokerInner> ops = TransactionRecords.ops("tx-big", TransactionOutcome.ROLLBACK, offsets, 1L);
+        List<MessageToStore> ops = TransactionRecords.ops("tx-big", TransactionOutcome.ROLLBACK, offsets, 1L);
         assertThat(ops).hasSize(2);
         long[] read = ops.stream().map(TransactionRecords::readOp)
                 .flatMapToLong(op -> {

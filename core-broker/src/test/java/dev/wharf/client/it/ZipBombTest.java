@@ -21,7 +21,7 @@ import dev.wharf.common.message.MessageQueue;
 import dev.wharf.common.message.MessageSysFlag;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.PutMessageStatus;
 import dev.wharf.testing.TestWharf;
 import java.lang.management.ManagementFactory;
@@ -89,7 +89,7 @@ class ZipBombTest {
         // a 1 GiB body stored as ~1 MiB, written past the send check as a record from an older broker would be
         byte[] bomb = ZlibBombs.zeros(1024);
         assertThat(bomb.length).isLessThan(2 * MIB);
-        MessageExtBrokerInner stored = new MessageExtBrokerInner();
+        MessageToStore stored = new MessageToStore();
         stored.setTopic("stored-bomb");
         stored.setQueueId(0);
         stored.setBody(bomb);

@@ -10,7 +10,7 @@ import dev.wharf.namesrv.NameServer;
 import dev.wharf.protocol.body.TopicConfig;
 import dev.wharf.server.Cli;
 import dev.wharf.server.cli.ExitCodes;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,7 +71,7 @@ class AdminReplicationTest {
 
     private static void put(Broker broker, int count) {
         for (int i = 0; i < count; i++) {
-            MessageExtBrokerInner msg = new MessageExtBrokerInner();
+            MessageToStore msg = new MessageToStore();
             msg.setTopic("lagging");
             msg.setQueueId(0);
             msg.setBody(("message " + i).getBytes(StandardCharsets.UTF_8));

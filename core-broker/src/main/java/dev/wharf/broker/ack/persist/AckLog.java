@@ -3,7 +3,7 @@ package dev.wharf.broker.ack.persist;
 import dev.wharf.common.SystemTopics;
 import dev.wharf.common.message.MessageRecord;
 import dev.wharf.store.GetMessageResult;
-import dev.wharf.store.MessageExtBrokerInner;
+import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageFilter;
 import dev.wharf.store.MessageStore;
 import dev.wharf.store.PutMessageResult;
@@ -49,7 +49,7 @@ public final class AckLog {
 
     /** Appends a record; the future completes when it is stored (and flushed, with SYNC_FLUSH). */
     public CompletableFuture<PutMessageResult> append(AckLogRecord record) {
-        MessageExtBrokerInner msg = new MessageExtBrokerInner();
+        MessageToStore msg = new MessageToStore();
         msg.setTopic(SystemTopics.ACK_LOG_TOPIC);
         msg.setQueueId(0);
         msg.setBody(AckLogCodec.encode(record));

@@ -13,7 +13,7 @@ import java.util.Map;
  * {@link #setPropertiesString} (e.g. straight from a request, so it is not re-encoded) or, when none was set,
  * the encoding of the property map at put time. Not thread-safe.
  */
-public class MessageExtBrokerInner extends MessageExt {
+public class MessageToStore extends MessageExt {
 
     private String propertiesString;
     private long tagsCode;
