@@ -387,6 +387,25 @@ class PopAckTest {
     }
 
     @Test
+    void aPopWaitingWhenItsGroupIsDeletedIsAnsweredEmptyAndDoesNotCreateTheGroupAgain() throws Exception {
+        topic("HeldUnsubscribed", 1);
+        sendN("HeldUnsubscribed", 0, 1, "leased");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (AckProtocol waiting = consumer("held-unsub"); AckProtocol admin = consumer("held-unsub")) {
+            assertThat(admin.pop("HeldUnsubscribed", 0, 1, LEASE, 0, null).messages()).hasSize(1);
+            int heldBefore = broker.heldPullCount();
+            Future<Popped> held = pool.submit(() -> waiting.pop("HeldUnsubscribed", 0, 1, LEASE, 10_000, null));
+            await().atMost(Duration.ofSeconds(10)).until(() -> broker.heldPullCount() > heldBefore);
+            admin.delete("HeldUnsubscribed");
+            send("HeldUnsubscribed", 0, "after", Map.of()); // wakes the waiting pop
+            assertThat(held.get(10, TimeUnit.SECONDS).messages()).isEmpty();
+            assertThat(broker.ack().hasGroup("held-unsub", "HeldUnsubscribed")).isFalse();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aRedeliveryDelayKeepsTheMessageAwayUntilItEnds() throws Exception {
         topic("Delayed", 1);
         sendN("Delayed", 0, 1, "d");

@@ -50,6 +50,8 @@ public final class PopMessageProcessor implements RequestProcessor {
         final long deadline;
         final boolean mayWait;
         int immediateRounds;
+        /** Run at least once: the group's state existed then, so a later run must not create it again. */
+        boolean ranOnce;
 
         Pop(RemotingChannel channel, RemotingCommand request, PopCommand command, long deadline, boolean mayWait) {
             this.channel = channel;
@@ -109,6 +111,14 @@ public final class PopMessageProcessor implements RequestProcessor {
 
     /** Runs a pop; returns its answer, or null when it is answered later (waiting, or logging its leases). */
     private RemotingCommand run(Pop pop) {
+        if (pop.ranOnce && !ack.hasGroup(pop.command.group(), pop.command.topic())) {
+            // the subscription was deleted while the pop waited (JMS unsubscribe): answer it empty instead of
+            // running it again, which would create the deleted state anew
+            RemotingCommand response = ProcessorSupport.answer(pop.request, ResponseCode.NO_MESSAGE, null);
+            return ProcessorSupport.writeHeader(response, new PopMessageResponse("", clock.getAsLong(),
+                    pop.command.invisibleTime(), false));
+        }
+        pop.ranOnce = true;
         PopOutcome outcome = ack.pop(pop.command, pop.channel);
         if (outcome.messageCount() > 0) {
             return found(pop, outcome);
