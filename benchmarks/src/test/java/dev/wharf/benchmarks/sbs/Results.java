@@ -1,8 +1,8 @@
 package dev.wharf.benchmarks.sbs;
 
+import dev.wharf.benchmarks.Bench;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -52,13 +52,7 @@ final class Results {
     }
 
     static double median(List<Double> values) {
-        if (values.isEmpty()) {
-            return Double.NaN;
-        }
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).toArray();
-        Arrays.sort(sorted);
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+        return values.isEmpty() ? Double.NaN : Bench.median(values.stream().mapToDouble(Double::doubleValue).toArray());
     }
 
     /** Prints the medians per provider and, as a Markdown table, the ratios of each pair that ran. */

@@ -1,18 +1,16 @@
 package dev.wharf.benchmarks.sbs;
 
+import dev.wharf.benchmarks.Bench;
 import dev.wharf.benchmarks.BenchArgs;
 import dev.wharf.jms.vm.VmBrokerRegistry;
 import jakarta.jms.ConnectionFactory;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * Wharf beside ActiveMQ Artemis: the same four JMS workloads (persistent TextMessages of {@code --size} bytes:
@@ -78,7 +76,7 @@ public final class SideBySide {
         } finally {
             VmBrokerRegistry.shared().stopAll();
             if (parsed.temporaryDir()) {
-                deleteTree(dir);
+                Bench.deleteTree(dir);
             }
         }
         System.exit(0);
@@ -122,7 +120,7 @@ public final class SideBySide {
         } finally {
             long t1 = System.nanoTime();
             p.stop();
-            deleteTree(store);
+            Bench.deleteTree(store);
             out.printf(Locale.ROOT, "STOP %s %s in %.2f s%n", round, p.name(), (System.nanoTime() - t1) / 1e9);
         }
     }
@@ -136,16 +134,5 @@ public final class SideBySide {
     /** The system's load average of the last minute, or -1 where the platform does not tell. */
     static double loadAverage() {
         return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
-        }
     }
 }
