@@ -14,6 +14,27 @@ public final class Bench {
     private Bench() {
     }
 
+    /** A benchmark's whole run. */
+    @FunctionalInterface
+    public interface Run {
+        void run() throws Exception;
+    }
+
+    /**
+     * Runs a benchmark, removes {@code temporaryDir} afterwards (null: nothing to remove) and ends the JVM, since
+     * client and broker threads that did not stop must not keep it alive.
+     */
+    public static void runThenExit(Run run, Path temporaryDir) throws Exception {
+        try {
+            run.run();
+        } finally {
+            if (temporaryDir != null) {
+                deleteTree(temporaryDir);
+            }
+        }
+        System.exit(0);
+    }
+
     /** The median; the mean of the middle two for an even count. */
     public static double median(double[] values) {
         if (values.length == 0) {

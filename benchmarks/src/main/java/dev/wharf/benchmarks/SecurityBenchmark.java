@@ -61,14 +61,7 @@ public final class SecurityBenchmark {
     public static void main(String[] args) throws Exception {
         SecurityBenchmark bench = new SecurityBenchmark();
         bench.parse(args);
-        try {
-            bench.run();
-        } finally {
-            if (bench.deleteBase) {
-                Bench.deleteTree(bench.baseDir);
-            }
-        }
-        System.exit(0);
+        Bench.runThenExit(bench::run, bench.deleteBase ? bench.baseDir : null);
     }
 
     private void parse(String[] args) throws IOException {
