@@ -85,7 +85,7 @@ final class ControllerProcessor implements RequestProcessor {
                 case RequestCode.CONTROLLER_ELECT_MASTER -> elect(request);
                 case RequestCode.CONTROLLER_GET_REPLICA_INFO -> replicaInfo(request);
                 default -> request.newResponse(ResponseCode.REQUEST_CODE_NOT_SUPPORTED, "The controller does not "
-                        + "handle " + RequestCode.name(request.code()));
+                        + "handle " + RequestCode.NAMES.name(request.code()));
             };
         } catch (NotLeaderException e) {
             return notLeader(request, e.leaderId());

@@ -82,10 +82,10 @@ final class RequestMeters implements RequestObserver {
     }
 
     private static String requestLabel(int r) {
-        return r == CODES || !RequestCode.isKnown(r) ? (r == CODES ? "OTHER" : "CODE_" + r) : RequestCode.name(r);
+        return r == CODES || !RequestCode.NAMES.isKnown(r) ? (r == CODES ? "OTHER" : "CODE_" + r) : RequestCode.NAMES.name(r);
     }
 
     private static String responseLabel(int s) {
-        return s == RESPONSES ? "OTHER" : ResponseCode.isKnown(s) ? ResponseCode.name(s) : "CODE_" + s;
+        return s == RESPONSES ? "OTHER" : ResponseCode.NAMES.isKnown(s) ? ResponseCode.NAMES.name(s) : "CODE_" + s;
     }
 }

@@ -38,9 +38,9 @@ final class NameServerProcessor implements RequestProcessor {
             case RequestCode.GET_KV_CONFIG -> request.newResponse(ResponseCode.QUERY_NOT_FOUND, "No config item,"
                     + " Namespace: " + request.ext("namespace") + " Key: " + request.ext("key")
                     + " (Wharf's NameServer keeps no key-value settings)");
-            default -> request.newResponse(ResponseCode.REQUEST_CODE_NOT_SUPPORTED, RequestCode.isKnown(request.code())
+            default -> request.newResponse(ResponseCode.REQUEST_CODE_NOT_SUPPORTED, RequestCode.NAMES.isKnown(request.code())
                             && !Unsupported.hasHint(request.code())
-                    ? "The NameServer does not handle " + RequestCode.name(request.code())
+                    ? "The NameServer does not handle " + RequestCode.NAMES.name(request.code())
                             + "; send it to a broker instead."
                     : Unsupported.remark(request.code()));
         };

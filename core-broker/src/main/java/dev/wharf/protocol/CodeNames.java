@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /** Builds the code-to-name table of a constants class once, so the names can never drift from the values. */
-final class CodeNames {
+public final class CodeNames {
 
     private final Map<Integer, String> names;
 
@@ -34,17 +34,20 @@ final class CodeNames {
         return new CodeNames(Map.copyOf(names));
     }
 
-    String name(int code) {
+    /** The constant's name, e.g. {@code "PULL_MESSAGE"}, or {@code "UNKNOWN(n)"}; meant for log lines. */
+    public String name(int code) {
         String name = names.get(code);
         return name != null ? name : "UNKNOWN(" + code + ")";
     }
 
-    String describe(int code) {
+    /** {@code "PULL_MESSAGE(11)"}, or {@code "UNKNOWN(n)"} for a code not listed. */
+    public String describe(int code) {
         String name = names.get(code);
         return name != null ? name + "(" + code + ")" : "UNKNOWN(" + code + ")";
     }
 
-    boolean isKnown(int code) {
+    /** Whether the code is one of the constants. */
+    public boolean isKnown(int code) {
         return names.containsKey(code);
     }
 }

@@ -364,7 +364,7 @@ public final class RemotingCommand {
 
     /** "request PULL_MESSAGE(11)" or "response SYSTEM_ERROR(1)", for messages and logs. */
     public String describe() {
-        return isResponse() ? "response " + ResponseCode.describe(code) : "request " + RequestCode.describe(code);
+        return isResponse() ? "response " + ResponseCode.NAMES.describe(code) : "request " + RequestCode.NAMES.describe(code);
     }
 
     // ------------------------------------------------------------------ body

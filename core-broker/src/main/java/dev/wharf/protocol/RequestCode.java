@@ -123,23 +123,9 @@ public final class RequestCode {
      */
     public static final int CONTROLLER_BROKER_HEARTBEAT = 1020;
 
-    private static final CodeNames NAMES = CodeNames.of(RequestCode.class);
+    /** The constants' names, for log lines and errors: {@code RequestCode.NAMES.describe(code)}. */
+    public static final CodeNames NAMES = CodeNames.of(RequestCode.class);
 
     private RequestCode() {
-    }
-
-    /** The constant's name, e.g. {@code "PULL_MESSAGE"}, or {@code "UNKNOWN(n)"}; meant for log lines. */
-    public static String name(int code) {
-        return NAMES.name(code);
-    }
-
-    /** {@code "PULL_MESSAGE(11)"}, or {@code "UNKNOWN(n)"} for a code not listed here. */
-    public static String describe(int code) {
-        return NAMES.describe(code);
-    }
-
-    /** Whether the code is one of the constants above. */
-    public static boolean isKnown(int code) {
-        return NAMES.isKnown(code);
     }
 }

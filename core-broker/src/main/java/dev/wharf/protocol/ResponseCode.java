@@ -75,23 +75,9 @@ public final class ResponseCode {
     /** No replica may become master (none in sync and alive, or a designated one is not in sync). */
     public static final int CONTROLLER_ELECT_MASTER_FAILED = 2012;
 
-    private static final CodeNames NAMES = CodeNames.of(ResponseCode.class);
+    /** The constants' names, for log lines and errors: {@code ResponseCode.NAMES.describe(code)}. */
+    public static final CodeNames NAMES = CodeNames.of(ResponseCode.class);
 
     private ResponseCode() {
-    }
-
-    /** The constant's name, e.g. {@code "SYSTEM_BUSY"}, or {@code "UNKNOWN(n)"}; meant for log lines. */
-    public static String name(int code) {
-        return NAMES.name(code);
-    }
-
-    /** {@code "PULL_MESSAGE(11)"}, or {@code "UNKNOWN(n)"} for a code not listed here. */
-    public static String describe(int code) {
-        return NAMES.describe(code);
-    }
-
-    /** Whether the code is one of the constants above. */
-    public static boolean isKnown(int code) {
-        return NAMES.isKnown(code);
     }
 }

@@ -58,7 +58,7 @@ public final class Unsupported {
     /** "request code 26 (GET_BROKER_CONFIG) is not supported by Wharf: read the broker's broker.conf; ...". */
     public static String remark(int code) {
         String[] hint = HINTS.get(code);
-        String name = hint != null ? hint[0] : RequestCode.name(code);
+        String name = hint != null ? hint[0] : RequestCode.NAMES.name(code);
         return "request code " + code + " (" + name + ") is not supported by Wharf: "
                 + (hint != null ? hint[1] + "; " + DEFAULT_HINT : DEFAULT_HINT);
     }

@@ -167,7 +167,7 @@ final class NettyRemotingChannel implements RemotingChannel {
             throw asRemotingException(e.getCause(), request);
         } catch (TimeoutException e) {
             expire(call);
-            throw new RemotingTimeoutException(remoteAddress(), RequestCode.describe(request.code()), callerTimeout);
+            throw new RemotingTimeoutException(remoteAddress(), RequestCode.NAMES.describe(request.code()), callerTimeout);
         }
     }
 
@@ -182,7 +182,7 @@ final class NettyRemotingChannel implements RemotingChannel {
         Semaphore permits = invoke.asyncPermits();
         if (!permits.tryAcquire()) {
             return CompletableFuture.failedFuture(new RemotingTooMuchRequestException(remoteAddress(),
-                    "cannot send " + RequestCode.describe(request.code()) + " to " + remoteAddress() + ": "
+                    "cannot send " + RequestCode.NAMES.describe(request.code()) + " to " + remoteAddress() + ": "
                             + invoke.asyncPermitCount() + " asynchronous requests are already in flight "
                             + "(asyncSemaphoreValue); slow down or raise the limit"));
         }
@@ -214,7 +214,7 @@ final class NettyRemotingChannel implements RemotingChannel {
         if (!acquired) {
             releaseBody(request);
             throw new RemotingTooMuchRequestException(remoteAddress(), "cannot send one-way "
-                    + RequestCode.describe(request.code()) + " to " + remoteAddress() + ": "
+                    + RequestCode.NAMES.describe(request.code()) + " to " + remoteAddress() + ": "
                     + invoke.onewayPermitCount() + " one-way requests are still being written "
                     + "(onewaySemaphoreValue); slow down or raise the limit");
         }
@@ -244,7 +244,7 @@ final class NettyRemotingChannel implements RemotingChannel {
         }
         if (pending.putIfAbsent(call.opaque(), call) != null) {
             releaseBody(request);
-            call.fail(new RemotingSendRequestException(remoteAddress(), RequestCode.describe(request.code()),
+            call.fail(new RemotingSendRequestException(remoteAddress(), RequestCode.NAMES.describe(request.code()),
                     new IllegalStateException("opaque " + call.opaque() + " is already waiting for a response on "
                             + "this connection; build every request with RemotingCommand.createRequest")));
             return call;
@@ -252,7 +252,7 @@ final class NettyRemotingChannel implements RemotingChannel {
         call.setTimeout(invoke.schedule(call, timeoutMillis));
         channel.writeAndFlush(request).addListener(future -> {
             if (!future.isSuccess() && pending.remove(call.opaque(), call)) {
-                call.fail(new RemotingSendRequestException(remoteAddress(), RequestCode.describe(call.code()),
+                call.fail(new RemotingSendRequestException(remoteAddress(), RequestCode.NAMES.describe(call.code()),
                         future.cause()));
             }
             releaseBody(request);
@@ -274,7 +274,7 @@ final class NettyRemotingChannel implements RemotingChannel {
     /** Timer thread (or a synchronous caller that gave up): the request's deadline passed. */
     void expire(PendingRequest call) {
         if (pending.remove(call.opaque(), call)) {
-            call.fail(new RemotingTimeoutException(remoteAddress(), RequestCode.describe(call.code()),
+            call.fail(new RemotingTimeoutException(remoteAddress(), RequestCode.NAMES.describe(call.code()),
                     call.timeoutMillis()));
         }
     }
@@ -284,7 +284,7 @@ final class NettyRemotingChannel implements RemotingChannel {
         for (PendingRequest call : pending.values()) {
             if (pending.remove(call.opaque(), call)) {
                 call.fail(new RemotingConnectException(remoteAddress(), "connection to " + remoteAddress()
-                        + " closed before the response to " + RequestCode.describe(call.code()) + " arrived", null,
+                        + " closed before the response to " + RequestCode.NAMES.describe(call.code()) + " arrived", null,
                         true));
             }
         }
@@ -295,7 +295,7 @@ final class NettyRemotingChannel implements RemotingChannel {
     }
 
     private RemotingConnectException closed(RemotingCommand request) {
-        return new RemotingConnectException(remoteAddress(), "cannot send " + RequestCode.describe(request.code())
+        return new RemotingConnectException(remoteAddress(), "cannot send " + RequestCode.NAMES.describe(request.code())
                 + ": the connection to " + remoteAddress() + " is closed", null);
     }
 
@@ -303,7 +303,7 @@ final class NettyRemotingChannel implements RemotingChannel {
         if (cause instanceof RemotingException remoting) {
             return remoting;
         }
-        return new RemotingSendRequestException(remoteAddress(), RequestCode.describe(request.code()), cause);
+        return new RemotingSendRequestException(remoteAddress(), RequestCode.NAMES.describe(request.code()), cause);
     }
 
     private static void checkRequest(RemotingCommand request, long timeoutMillis) {

@@ -178,7 +178,7 @@ public final class NettyRemotingClient {
             long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (remaining <= 0) {
                 invoke.complete(result, null,
-                        new RemotingTimeoutException(address, RequestCode.describe(request.code()), timeoutMillis));
+                        new RemotingTimeoutException(address, RequestCode.NAMES.describe(request.code()), timeoutMillis));
                 return;
             }
             try {
@@ -325,7 +325,7 @@ public final class NettyRemotingClient {
             throws RemotingTimeoutException {
         long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
         if (remaining <= 0) {
-            throw new RemotingTimeoutException(address, RequestCode.describe(request.code()), timeoutMillis);
+            throw new RemotingTimeoutException(address, RequestCode.NAMES.describe(request.code()), timeoutMillis);
         }
         return remaining;
     }

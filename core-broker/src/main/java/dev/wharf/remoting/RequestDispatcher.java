@@ -91,7 +91,7 @@ final class RequestDispatcher {
         }
         RequestProcessor processor = registration.processor();
         if (processor.rejectRequest()) {
-            reply(channel, request, ResponseCode.SYSTEM_BUSY, "[REJECT] " + RequestCode.describe(request.code())
+            reply(channel, request, ResponseCode.SYSTEM_BUSY, "[REJECT] " + RequestCode.NAMES.describe(request.code())
                     + " is refused for now (flow control), try later");
             return;
         }
@@ -127,7 +127,7 @@ final class RequestDispatcher {
             // the client may never see the answer (a one-way request gets none): the broker's log says why
             warnings.warn("refused:" + request.code() + ":" + response.code(), "Refused {}{} from {} with {}: {}",
                     request.isOneway() ? "one-way " : "", request.describe(), channel.remoteAddress(),
-                    ResponseCode.name(response.code()), response.remark());
+                    ResponseCode.NAMES.name(response.code()), response.remark());
         }
         if (request.isOneway()) {
             NettyRemotingChannel.releaseBody(response);

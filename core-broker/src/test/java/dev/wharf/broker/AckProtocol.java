@@ -83,7 +83,7 @@ final class AckProtocol implements AutoCloseable {
 
     Popped pop(PopMessageRequest header) throws Exception {
         RemotingCommand r = popRaw(header);
-        assertThat(r.code()).as("%s %s", ResponseCode.name(r.code()), r.remark())
+        assertThat(r.code()).as("%s %s", ResponseCode.NAMES.name(r.code()), r.remark())
                 .isIn(ResponseCode.SUCCESS, ResponseCode.NO_MESSAGE, ResponseCode.POLLING_TIMEOUT);
         PopMessageResponse h = HeaderCodec.decode(r.extFields(), PopMessageResponse.class);
         List<MessageExt> msgs = ProtocolClient.messages(r);

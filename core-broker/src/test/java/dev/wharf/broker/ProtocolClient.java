@@ -86,7 +86,7 @@ final class ProtocolClient implements AutoCloseable {
     SendMessageResponse sendOk(String topic, int queueId, byte[] body, Map<String, String> properties) throws Exception {
         RemotingCommand response = send(topic, queueId, body, properties);
         if (response.code() != ResponseCode.SUCCESS) {
-            throw new AssertionError("send failed: " + ResponseCode.name(response.code()) + " " + response.remark());
+            throw new AssertionError("send failed: " + ResponseCode.NAMES.name(response.code()) + " " + response.remark());
         }
         return HeaderCodec.decode(response.extFields(), SendMessageResponse.class);
     }

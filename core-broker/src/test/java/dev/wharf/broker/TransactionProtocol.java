@@ -103,7 +103,7 @@ final class TransactionProtocol implements AutoCloseable {
     SendMessageResponse sendHalfOk(String topic, int queueId, String transactionId, String body) throws Exception {
         RemotingCommand response = sendHalf(topic, queueId, transactionId, body);
         if (response.code() != ResponseCode.SUCCESS) {
-            throw new AssertionError("half send failed: " + ResponseCode.name(response.code()) + " " + response.remark());
+            throw new AssertionError("half send failed: " + ResponseCode.NAMES.name(response.code()) + " " + response.remark());
         }
         return HeaderCodec.decode(response.extFields(), SendMessageResponse.class);
     }

@@ -56,7 +56,7 @@ class TransactionTest {
     }
 
     private static void assertCode(RemotingCommand response, int code) {
-        assertThat(response.code()).as("%s: %s", ResponseCode.name(response.code()), response.remark()).isEqualTo(code);
+        assertThat(response.code()).as("%s: %s", ResponseCode.NAMES.name(response.code()), response.remark()).isEqualTo(code);
     }
 
     @Test

@@ -111,8 +111,8 @@ final class RawBroker implements AutoCloseable {
 
     static void expect(RemotingCommand r, int code) {
         if (r.code() != code) {
-            throw new AssertionError("expected " + ResponseCode.describe(code) + " but got "
-                    + ResponseCode.describe(r.code()) + ": " + r.remark());
+            throw new AssertionError("expected " + ResponseCode.NAMES.describe(code) + " but got "
+                    + ResponseCode.NAMES.describe(r.code()) + ": " + r.remark());
         }
     }
 

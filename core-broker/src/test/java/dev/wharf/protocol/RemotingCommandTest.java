@@ -101,11 +101,11 @@ class RemotingCommandTest {
 
     @Test
     void codeNamesComeFromTheConstants() {
-        assertThat(RequestCode.name(RequestCode.CHANGE_MESSAGE_INVISIBLETIME)).isEqualTo("CHANGE_MESSAGE_INVISIBLETIME");
-        assertThat(RequestCode.describe(11)).isEqualTo("PULL_MESSAGE(11)");
-        assertThat(RequestCode.name(424242)).isEqualTo("UNKNOWN(424242)");
-        assertThat(ResponseCode.name(209)).isEqualTo("POLLING_FULL");
-        assertThat(ResponseCode.isKnown(5)).isFalse();
+        assertThat(RequestCode.NAMES.name(RequestCode.CHANGE_MESSAGE_INVISIBLETIME)).isEqualTo("CHANGE_MESSAGE_INVISIBLETIME");
+        assertThat(RequestCode.NAMES.describe(11)).isEqualTo("PULL_MESSAGE(11)");
+        assertThat(RequestCode.NAMES.name(424242)).isEqualTo("UNKNOWN(424242)");
+        assertThat(ResponseCode.NAMES.name(209)).isEqualTo("POLLING_FULL");
+        assertThat(ResponseCode.NAMES.isKnown(5)).isFalse();
         assertThat(RemotingCommand.createRequest(10).toString()).contains("request SEND_MESSAGE(10)");
     }
 }

@@ -85,7 +85,7 @@ public final class Producers implements AutoCloseable {
             } catch (ClientException e) {
                 // no answer (the outcome is unknown) or the broker's response code
                 ledger.failed(id, mq.brokerName(), mq.queueId(), sentAt, System.currentTimeMillis(),
-                        e.isNoResponse() ? "NO_ANSWER" : dev.wharf.protocol.ResponseCode.name(e.responseCode()));
+                        e.isNoResponse() ? "NO_ANSWER" : dev.wharf.protocol.ResponseCode.NAMES.name(e.responseCode()));
                 failed.incrementAndGet();
             } catch (RuntimeException e) {
                 ledger.failed(id, mq.brokerName(), mq.queueId(), sentAt, System.currentTimeMillis(),

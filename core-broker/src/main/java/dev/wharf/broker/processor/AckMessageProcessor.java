@@ -89,7 +89,7 @@ public final class AckMessageProcessor implements RequestProcessor {
             return ProcessorSupport.answer(request, ResponseCode.SUCCESS, logged.join() + " changed");
         } catch (RuntimeException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            warnings.warn("not-logged", "{} could not be logged: {}", RequestCode.name(request.code()),
+            warnings.warn("not-logged", "{} could not be logged: {}", RequestCode.NAMES.name(request.code()),
                     cause.getMessage());
             return ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR, cause.getMessage());
         }

@@ -54,7 +54,7 @@ public final class ClientManageProcessor implements RequestProcessor {
             case RequestCode.UNREGISTER_CLIENT -> unregister(channel, request);
             case RequestCode.GET_CONSUMER_LIST_BY_GROUP -> consumerList(request);
             default -> ProcessorSupport.answer(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
-                    RequestCode.describe(request.code()) + " is not served by the client manager");
+                    RequestCode.NAMES.describe(request.code()) + " is not served by the client manager");
         };
     }
 

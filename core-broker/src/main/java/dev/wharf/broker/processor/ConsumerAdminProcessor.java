@@ -76,7 +76,7 @@ public final class ConsumerAdminProcessor implements RequestProcessor {
             case RequestCode.GET_CONSUME_STATS -> consumeStats(request);
             case RequestCode.INVOKE_BROKER_TO_RESET_OFFSET -> resetOffset(request);
             default -> ProcessorSupport.answer(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
-                    RequestCode.describe(request.code()) + " is not served by the consumer administration");
+                    RequestCode.NAMES.describe(request.code()) + " is not served by the consumer administration");
         };
     }
 

@@ -77,7 +77,7 @@ public final class ConsumerOffsetProcessor implements RequestProcessor {
             }
             default:
                 return ProcessorSupport.answer(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
-                        RequestCode.describe(request.code()) + " is not served by the offset processor");
+                        RequestCode.NAMES.describe(request.code()) + " is not served by the offset processor");
         }
     }
 

@@ -53,7 +53,7 @@ public final class GroupAdminProcessor implements RequestProcessor {
             case RequestCode.GET_CONSUMER_CONNECTION_LIST -> connections(request);
             case RequestCode.QUERY_TOPIC_CONSUME_BY_WHO -> consumersOf(request);
             default -> ProcessorSupport.answer(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
-                    RequestCode.describe(request.code()) + " is not served by the group administration");
+                    RequestCode.NAMES.describe(request.code()) + " is not served by the group administration");
         };
     }
 

@@ -41,7 +41,7 @@ public final class QueryMessageProcessor implements RequestProcessor {
             case RequestCode.QUERY_MESSAGE -> query(request);
             case RequestCode.VIEW_MESSAGE_BY_ID -> view(request);
             default -> ProcessorSupport.answer(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
-                    RequestCode.describe(request.code()) + " is not served by the query processor");
+                    RequestCode.NAMES.describe(request.code()) + " is not served by the query processor");
         };
     }
 

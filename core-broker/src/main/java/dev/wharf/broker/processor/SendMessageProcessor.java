@@ -186,7 +186,7 @@ public final class SendMessageProcessor implements RequestProcessor {
                 // a one-way sender learns nothing of a failed store: the log is the only trace
                 warnings.warn("oneway-failed:" + response.code(), "One-way {} of topic {} from {} was not stored:"
                         + " {} {}", request.describe(), msg.getTopic(), channel.remoteAddress(),
-                        ResponseCode.name(response.code()), response.remark());
+                        ResponseCode.NAMES.name(response.code()), response.remark());
             }
         });
         return null;

@@ -95,7 +95,7 @@ public final class TopicAdminProcessor implements RequestProcessor {
             }
             default:
                 return ProcessorSupport.answer(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
-                        RequestCode.describe(request.code()) + " is not served by the topic administration");
+                        RequestCode.NAMES.describe(request.code()) + " is not served by the topic administration");
         }
     }
 }

@@ -106,7 +106,7 @@ public final class NameServerRegistrar {
                 log.warn("Could not {} NameServer {}: {}", what, addr, cause.getMessage());
             } else if (response.code() != ResponseCode.SUCCESS) {
                 log.warn("NameServer {} refused to {}: {} {}", addr, what.replace(" with", ""),
-                        ResponseCode.name(response.code()), response.remark());
+                        ResponseCode.NAMES.name(response.code()), response.remark());
                 if (request.code() == RequestCode.REGISTER_BROKER) {
                     retryRefused();
                 }

@@ -24,7 +24,7 @@ public final class MasterOnlyProcessor implements RequestProcessor {
     @Override
     public RemotingCommand process(RemotingChannel channel, RemotingCommand request) {
         return request.newResponse(ResponseCode.SERVICE_NOT_AVAILABLE, "Broker " + brokerName + " id=" + brokerId
-                + " is a slave; " + RequestCode.name(request.code()) + " is served by the master of the group only."
+                + " is a slave; " + RequestCode.NAMES.name(request.code()) + " is served by the master of the group only."
                 + " Send it to the master (brokerId 0) or, while the master is down, to another broker group.");
     }
 }

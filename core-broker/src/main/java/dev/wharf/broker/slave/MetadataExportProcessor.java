@@ -50,7 +50,7 @@ public final class MetadataExportProcessor implements RequestProcessor {
             case RequestCode.GET_ALL_DELAY_OFFSET -> document(request, SyncHeaders.DELAY_OFFSET);
             case RequestCode.GET_PROGRESS_DOCUMENT -> document(request, documentName(request));
             default -> request.newResponse(ResponseCode.REQUEST_CODE_NOT_SUPPORTED, "Not a metadata request: "
-                    + RequestCode.describe(request.code()));
+                    + RequestCode.NAMES.describe(request.code()));
         };
     }
 

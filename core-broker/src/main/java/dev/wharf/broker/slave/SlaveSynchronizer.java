@@ -139,8 +139,8 @@ public final class SlaveSynchronizer {
 
     private static RemotingCommand expectSuccess(String master, int code, RemotingCommand response) {
         if (response.code() != ResponseCode.SUCCESS) {
-            throw new IllegalStateException("master " + master + " refused " + RequestCode.name(code) + ": "
-                    + ResponseCode.name(response.code()) + " " + response.remark());
+            throw new IllegalStateException("master " + master + " refused " + RequestCode.NAMES.name(code) + ": "
+                    + ResponseCode.NAMES.name(response.code()) + " " + response.remark());
         }
         return response;
     }
@@ -209,7 +209,7 @@ public final class SlaveSynchronizer {
                 handedBack++;
             } else {
                 log.warn("Master {} refused the offset {} of group {} for {}#{} committed on this slave: {} {}",
-                        master, h.offset(), h.group(), h.topic(), h.queueId(), ResponseCode.name(answer.code()),
+                        master, h.offset(), h.group(), h.topic(), h.queueId(), ResponseCode.NAMES.name(answer.code()),
                         answer.remark());
             }
         }

@@ -38,7 +38,7 @@ final class BrokerRequestProcessor implements RequestProcessor {
             case RequestCode.CHECK_TRANSACTION_STATE -> checkTransactionState(channel, request);
             default -> {
                 return RemotingCommand.createResponse(ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
-                        "This client does not serve " + RequestCode.describe(request.code()));
+                        "This client does not serve " + RequestCode.NAMES.describe(request.code()));
             }
         }
         return request.isOneway() ? null : RemotingCommand.createResponse(ResponseCode.SUCCESS, null);

@@ -43,7 +43,7 @@ public final class RemotingCalls {
         } catch (RemotingException e) {
             throw noResponse(address, request.code(), e);
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new ClientException("Cannot send " + RequestCode.name(request.code()) + " to " + address + ": "
+            throw new ClientException("Cannot send " + RequestCode.NAMES.name(request.code()) + " to " + address + ": "
                     + e.getMessage(), e);
         }
     }
@@ -64,7 +64,7 @@ public final class RemotingCalls {
         try {
             raw = remoting.invokeAsync(address, request, timeoutMillis);
         } catch (IllegalArgumentException | IllegalStateException e) {
-            return CompletableFuture.failedFuture(new ClientException("Cannot send " + RequestCode.name(request.code())
+            return CompletableFuture.failedFuture(new ClientException("Cannot send " + RequestCode.NAMES.name(request.code())
                     + " to " + address + ": " + e.getMessage(), e));
         }
         CompletableFuture<RemotingCommand> out = new CompletableFuture<>();
@@ -76,7 +76,7 @@ public final class RemotingCalls {
             Throwable cause = unwrap(error);
             out.completeExceptionally(cause instanceof RemotingException re
                     ? noResponse(address, request.code(), re)
-                    : new ClientException("Cannot send " + RequestCode.name(request.code()) + " to " + address + ": "
+                    : new ClientException("Cannot send " + RequestCode.NAMES.name(request.code()) + " to " + address + ": "
                     + cause.getMessage(), cause));
         });
         return out;
@@ -89,7 +89,7 @@ public final class RemotingCalls {
         } catch (RemotingException e) {
             throw noResponse(address, request.code(), e);
         } catch (IllegalArgumentException | IllegalStateException e) {
-            throw new ClientException("Cannot send " + RequestCode.name(request.code()) + " to " + address + ": "
+            throw new ClientException("Cannot send " + RequestCode.NAMES.name(request.code()) + " to " + address + ": "
                     + e.getMessage(), e);
         }
     }
@@ -98,15 +98,15 @@ public final class RemotingCalls {
         // a connection that failed before the request was written: the server never saw it
         boolean neverSent = e instanceof RemotingConnectException c && !c.requestWritten();
         return new ClientException(ClientException.NO_RESPONSE, "No answer from " + address + " to "
-                + RequestCode.name(requestCode) + ": " + e.getMessage(), e, neverSent);
+                + RequestCode.NAMES.name(requestCode) + ": " + e.getMessage(), e, neverSent);
     }
 
     /** A refusal: the server's code and its remark, which says what was wrong. */
     public static ClientException refused(String address, int requestCode, RemotingCommand response) {
         String remark = response.remark() == null || response.remark().isBlank()
                 ? "(no reason given)" : response.remark();
-        return new ClientException(response.code(), RequestCode.name(requestCode) + " was refused by " + address
-                + " with " + ResponseCode.name(response.code()) + ": " + remark);
+        return new ClientException(response.code(), RequestCode.NAMES.name(requestCode) + " was refused by " + address
+                + " with " + ResponseCode.NAMES.name(response.code()) + ": " + remark);
     }
 
     /** The ClientException inside a failed future's exception, or a new one wrapping an unexpected cause. */

@@ -88,9 +88,9 @@ public final class AclGuard implements RequestGuard {
             if (denial != null) {
                 denials.incrementAndGet();
                 refusals.warn("denied:" + user.name() + ":" + need.action() + ":" + need.resource(),
-                        "Refused {} from {}: {}", RequestCode.name(request.code()), channel.remoteAddress(), denial);
+                        "Refused {} from {}: {}", RequestCode.NAMES.name(request.code()), channel.remoteAddress(), denial);
                 return request.newResponse(ResponseCode.NO_PERMISSION, "[AUTHORIZATION] " + denial + " (request "
-                        + RequestCode.name(request.code()) + ")");
+                        + RequestCode.NAMES.name(request.code()) + ")");
             }
         }
         return null;
@@ -129,7 +129,7 @@ public final class AclGuard implements RequestGuard {
                 answered.getBytes(StandardCharsets.US_ASCII))) {
             return refuseAuthentication(channel, request, "the session request does not answer a challenge this"
                     + " server issued on this connection (each challenge can be answered once); ask "
-                    + RequestCode.name(RequestCode.AUTH_CHALLENGE) + " first");
+                    + RequestCode.NAMES.name(RequestCode.AUTH_CHALLENGE) + " first");
         }
         if (!SessionHandshake.isNonce(clientNonce)) {
             return refuseAuthentication(channel, request, "the session request's " + SessionHandshake.CLIENT_NONCE
@@ -152,7 +152,7 @@ public final class AclGuard implements RequestGuard {
         authenticationFailures.incrementAndGet();
         // the cause, not the peer or user, is the key: a flood of bad logins writes a handful of lines
         refusals.warn("authentication:" + failure.substring(0, Math.min(24, failure.length())),
-                "Refused {} from {}: {}", RequestCode.name(request.code()), channel.remoteAddress(), failure);
+                "Refused {} from {}: {}", RequestCode.NAMES.name(request.code()), channel.remoteAddress(), failure);
         return request.newResponse(ResponseCode.AUTHENTICATION_FAILED, "[AUTHENTICATION] " + failure);
     }
 

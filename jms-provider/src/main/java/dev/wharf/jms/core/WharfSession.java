@@ -144,26 +144,22 @@ public class WharfSession implements Session, QueueSession, TopicSession {
 
     @Override
     public BytesMessage createBytesMessage() throws JMSException {
-        checkOpen();
-        return new WharfBytesMessage();
+        return created(new WharfBytesMessage());
     }
 
     @Override
     public MapMessage createMapMessage() throws JMSException {
-        checkOpen();
-        return new WharfMapMessage();
+        return created(new WharfMapMessage());
     }
 
     @Override
     public Message createMessage() throws JMSException {
-        checkOpen();
-        return new WharfMessage();
+        return created(new WharfMessage());
     }
 
     @Override
     public ObjectMessage createObjectMessage() throws JMSException {
-        checkOpen();
-        return new WharfObjectMessage(connection.codec().policy());
+        return created(new WharfObjectMessage(connection.codec().policy()));
     }
 
     @Override
@@ -175,20 +171,23 @@ public class WharfSession implements Session, QueueSession, TopicSession {
 
     @Override
     public StreamMessage createStreamMessage() throws JMSException {
-        checkOpen();
-        return new WharfStreamMessage();
+        return created(new WharfStreamMessage());
     }
 
     @Override
     public TextMessage createTextMessage() throws JMSException {
-        checkOpen();
-        return new WharfTextMessage();
+        return created(new WharfTextMessage());
     }
 
     @Override
     public TextMessage createTextMessage(String text) throws JMSException {
+        return created(new WharfTextMessage(text));
+    }
+
+    /** A new message, once the session is known to be open (a closed session creates none). */
+    private <M extends Message> M created(M message) throws JMSException {
         checkOpen();
-        return new WharfTextMessage(text);
+        return message;
     }
 
     // ---------------------------------------------------------------- modes and transactions

@@ -88,7 +88,7 @@ public final class JmsErrors {
      */
     public static JMSException fromResponse(int code, String remark, String operation) {
         String said = remark == null || remark.isBlank() ? "" : ": " + remark.strip();
-        String errorCode = ResponseCode.name(code);
+        String errorCode = ResponseCode.NAMES.name(code);
         String prefix = "The broker refused to " + operation + said;
         JMSException e = switch (code) {
             case ResponseCode.NO_PERMISSION -> new JMSSecurityException(prefix
@@ -117,7 +117,7 @@ public final class JmsErrors {
                     ResponseCode.REQUEST_HEADER_INVALID -> new JMSException(prefix
                     + ". The client and the broker do not speak the same protocol version; use matching versions.",
                     errorCode);
-            default -> new JMSException(prefix + " (" + ResponseCode.describe(code) + ").", errorCode);
+            default -> new JMSException(prefix + " (" + ResponseCode.NAMES.describe(code) + ").", errorCode);
         };
         return e;
     }

@@ -108,10 +108,10 @@ class JmsErrorsTest {
                 ResponseCode.SYSTEM_ERROR, JMSException.class);
         expected.forEach((code, type) -> {
             JMSException e = JmsErrors.fromResponse(code, " the remark ", "send to queue orders");
-            assertThat(e).as(ResponseCode.name(code)).isExactlyInstanceOf(type);
+            assertThat(e).as(ResponseCode.NAMES.name(code)).isExactlyInstanceOf(type);
             assertThat(e.getMessage()).startsWith("The broker refused to send to queue orders: the remark")
                     .endsWith(".");
-            assertThat(e.getErrorCode()).isEqualTo(ResponseCode.name(code));
+            assertThat(e.getErrorCode()).isEqualTo(ResponseCode.NAMES.name(code));
         });
         assertThat(JmsErrors.fromResponse(ResponseCode.FLUSH_DISK_TIMEOUT, null, "send").getMessage())
                 .contains("may or may not have been stored");
