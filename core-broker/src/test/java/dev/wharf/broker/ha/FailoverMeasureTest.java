@@ -196,13 +196,7 @@ class FailoverMeasureTest {
                             java.util.concurrent.locks.LockSupport.parkNanos(2_000_000); // idle until measured
                             continue;
                         }
-                        try {
-                            if (p.send(Workload.message("tps", thread + "-" + i)).sendStatus() == SendStatus.SEND_OK) {
-                                acked.incrementAndGet();
-                            }
-                        } catch (Exception e) {
-                            // counted as not acknowledged
-                        }
+                        sendCounted(p, thread + "-" + i, acked);
                     }
                 });
                 s.start();
@@ -295,13 +289,7 @@ class FailoverMeasureTest {
             int thread = t;
             Thread s = new Thread(() -> {
                 for (int i = 0; !stop.get(); i++) {
-                    try {
-                        if (p.send(Workload.message("tps", thread + "-" + i)).sendStatus() == SendStatus.SEND_OK) {
-                            acked.incrementAndGet();
-                        }
-                    } catch (Exception e) {
-                        // counted as not acknowledged
-                    }
+                    sendCounted(p, thread + "-" + i, acked);
                 }
             });
             s.start();
@@ -343,6 +331,17 @@ class FailoverMeasureTest {
                 t.join(20_000);
             }
             clients.forEach(Producer::shutdown);
+        }
+    }
+
+    /** One synchronous send of the throughput runs; only an acknowledged one is counted. */
+    private static void sendCounted(Producer p, String id, AtomicLong acked) {
+        try {
+            if (p.send(Workload.message("tps", id)).sendStatus() == SendStatus.SEND_OK) {
+                acked.incrementAndGet();
+            }
+        } catch (Exception e) {
+            // counted as not acknowledged
         }
     }
 }
