@@ -26,12 +26,14 @@ import java.util.Locale;
  *
  * <p>Providers ({@code --providers}, comma-separated): {@code artemis-tuned}, {@code artemis-nosync},
  * {@code artemis} (see {@link ArtemisProvider}); {@code wharf-sync}, {@code wharf-async}, {@code wharf-sync-counts},
- * {@code wharf:vm://NAME?SETTINGS} (see {@link WharfProvider}).
+ * {@code wharf:vm://NAME?SETTINGS} (see {@link WharfProvider}). {@code --workloads} picks some of send1, send4, sendtx
+ * and drain (all by default).
  */
 public final class SideBySide {
 
     static final List<String> OPTIONS = List.of("--seconds", "--rounds", "--size", "--batch", "--providers",
-            "--warmup", "--dir");
+            "--warmup", "--dir", "--workloads");
+    static final List<String> WORKLOADS = List.of("send1", "send4", "sendtx", "drain");
     static final String DEFAULT_PROVIDERS = "artemis-tuned,wharf-sync,artemis-nosync,wharf-async";
 
     private final double seconds;
@@ -40,6 +42,7 @@ public final class SideBySide {
     private final List<Provider> providers = new ArrayList<>();
     private final Workloads workloads;
     private final PrintStream out;
+    private final List<String> selected;
 
     SideBySide(BenchArgs args, PrintStream out) {
         this.seconds = args.decimal("--seconds", 6);
@@ -59,6 +62,13 @@ public final class SideBySide {
                         + " artemis-nosync, wharf-sync, wharf-async, wharf-sync-counts, wharf:vm://NAME?SETTINGS.");
             }
             providers.add(p);
+        }
+        this.selected = List.of(args.text("--workloads", String.join(",", WORKLOADS)).split(","));
+        for (String w : selected) {
+            if (!WORKLOADS.contains(w)) {
+                throw new IllegalArgumentException("Unknown workload " + w + "; known: " + WORKLOADS
+                        + " (drain takes what send1 and send4 sent).");
+            }
         }
         this.workloads = new Workloads("x".repeat(size), batch);
         this.out = out;
@@ -110,13 +120,23 @@ public final class SideBySide {
         out.printf(Locale.ROOT, "START %s %s in %.2f s%n", round, p.name(), (System.nanoTime() - t0) / 1e9);
         try {
             String queue = "sbs." + round;
-            Workloads.Count send1 = workloads.send(cf, queue, secs, 1, false);
-            report(results, p, round, "send1", send1);
-            Workloads.Count send4 = workloads.send(cf, queue, secs, 4, false);
-            report(results, p, round, "send4", send4);
-            report(results, p, round, "sendtx", workloads.send(cf, queue + ".tx", secs, 1, true));
-            report(results, p, round, "drain",
-                    workloads.drain(cf, queue, send1.messages() + send4.messages(), 30_000));
+            long queued = 0;
+            if (selected.contains("send1")) {
+                Workloads.Count send1 = workloads.send(cf, queue, secs, 1, false);
+                report(results, p, round, "send1", send1);
+                queued += send1.messages();
+            }
+            if (selected.contains("send4")) {
+                Workloads.Count send4 = workloads.send(cf, queue, secs, 4, false);
+                report(results, p, round, "send4", send4);
+                queued += send4.messages();
+            }
+            if (selected.contains("sendtx")) {
+                report(results, p, round, "sendtx", workloads.send(cf, queue + ".tx", secs, 1, true));
+            }
+            if (selected.contains("drain") && queued > 0) {
+                report(results, p, round, "drain", workloads.drain(cf, queue, queued, 30_000));
+            }
         } finally {
             long t1 = System.nanoTime();
             p.stop();

@@ -37,16 +37,21 @@ final class BrokerLocalTransaction implements LocalTransaction {
     private Message tail;
     private OutgoingMessage tailOut;
     private MessageQueue tailQueue;
+    /** Streaming: the messages not sent yet, committed as one batch if nothing else was sent. */
+    private final HeldMessages held;
+    /** Whether the commit went (or goes) out as one batch of the held messages. */
+    private boolean batchCommit;
 
     BrokerLocalTransaction(TransactionProducer producer, String id) {
-        this(producer, id, 0);
+        this(producer, id, 0, 0);
     }
 
-    BrokerLocalTransaction(TransactionProducer producer, String id, int window) {
+    BrokerLocalTransaction(TransactionProducer producer, String id, int window, int holdBytes) {
         this.producer = producer;
         this.id = id;
         this.window = window;
         this.inFlight = window > 0 ? new Semaphore(window) : null;
+        this.held = new HeldMessages(window > 0 ? Math.min(holdBytes, producer.getMaxMessageSize()) : 0);
     }
 
     @Override
@@ -57,6 +62,7 @@ final class BrokerLocalTransaction implements LocalTransaction {
     @Override
     public SendResult send(Message msg) throws ClientException, InterruptedException {
         checkOpen("send a message in");
+        spillHeld();
         producer.markHalf(msg, id);
         MessageSender sender = producer.started();
         if (window > 0 && brokerName != null) {
@@ -90,11 +96,19 @@ final class BrokerLocalTransaction implements LocalTransaction {
                     + msg.getTopic() + " to queue " + chosen + "; the messages of a topic keep to one queue within a"
                     + " transaction.");
         }
-        producer.markHalf(msg, id);
         MessageSender sender = producer.started();
         if (window > 0) {
+            if (sent == 0 && tail == null) {
+                SendResult kept = hold(msg, mq);
+                if (kept != null) {
+                    return kept;
+                }
+            }
+            spillHeld();
+            producer.markHalf(msg, id);
             return stream(sender, msg, mq);
         }
+        producer.markHalf(msg, id);
         OutgoingMessage out = OutgoingMessage.of(msg, producer.getMaxMessageSize(), producer.getCompressMsgBodyOverHowmuch());
         SendResult result = sender.sendToQueue(out, mq, producer.getSendMsgTimeout());
         brokerName = mq.brokerName();
@@ -218,6 +232,75 @@ final class BrokerLocalTransaction implements LocalTransaction {
         return new SendResult(SendStatus.SEND_OK, checked.uniqueIds, null, mq, -1, id);
     }
 
+    /**
+     * Keeps the message for a batch commit when it fits (see {@link HeldMessages}); checked now as a send would check
+     * it. Returns null when it does not fit: the caller spills what is held and streams.
+     */
+    private SendResult hold(Message msg, MessageQueue mq) throws ClientException {
+        int bytes = OutgoingMessage.checkForBatch(msg, producer.getMaxMessageSize());
+        if (!held.offer(msg, mq, bytes)) {
+            return null;
+        }
+        msg.setTransactionId(id);
+        brokerName = mq.brokerName();
+        remember(msg.getTopic(), mq);
+        return new SendResult(SendStatus.SEND_OK, msg.getUniqueKey(), null, mq, -1, id);
+    }
+
+    /** Sends the held messages as streamed halves: the transaction can no longer commit as one batch. */
+    private void spillHeld() throws ClientException, InterruptedException {
+        if (held.isEmpty()) {
+            return;
+        }
+        MessageQueue mq = held.queue();
+        MessageSender sender = producer.started();
+        for (Message m : held.takeAll()) {
+            producer.markHalf(m, id);
+            stream(sender, m, mq);
+        }
+    }
+
+    /**
+     * Commits the held messages (nothing else was sent) as one batch: stored atomically, forced under SYNC_FLUSH
+     * before the answer. Sent once, never retried: after no answer the batch may or may not be stored, all of it
+     * or none.
+     *
+     * @return false when they cannot go as one batch (nothing was sent): the caller sends them as halves
+     */
+    private boolean commitHeld() throws ClientException, InterruptedException {
+        MessageQueue mq = held.queue();
+        OutgoingMessage batch;
+        try {
+            batch = OutgoingMessage.batch(held.view(), producer.getMaxMessageSize());
+        } catch (ClientException e) {
+            return false; // e.g. larger encoded than estimated: the halves' way has no such limit
+        }
+        List<Message> messages = held.takeAll();
+        batchCommit = true;
+        long timeout = producer.getSendMsgTimeout();
+        try {
+            producer.started().sendToQueueAsync(batch, mq, timeout).get(timeout + 1_000, TimeUnit.MILLISECONDS);
+            state = State.COMMITTED;
+        } catch (java.util.concurrent.TimeoutException e) {
+            state = State.FAILED;
+            throw new ClientException(ClientException.NO_RESPONSE, "Broker " + brokerName + " did not answer the"
+                    + " commit of transaction " + id + " within " + timeout + " ms: its " + messages.size()
+                    + " message(s) are stored all or not at all; look before sending them again.");
+        } catch (java.util.concurrent.ExecutionException e) {
+            state = State.FAILED;
+            Throwable cause = e.getCause();
+            if (cause instanceof ClientException ce && ce.isNoResponse()) {
+                throw new ClientException(ClientException.NO_RESPONSE, "Broker " + brokerName + " did not answer the"
+                        + " commit of transaction " + id + " (" + ce.getMessage() + "): its " + messages.size()
+                        + " message(s) are stored all or not at all; look before sending them again.", ce);
+            }
+            throw new ClientException(ResponseCode.TRANSACTION_FAILED, "Broker " + brokerName + " refused the commit"
+                    + " of transaction " + id + ": " + (cause == null ? e : cause).getMessage() + " Nothing of it"
+                    + " was stored.", cause == null ? e : cause);
+        }
+        return true;
+    }
+
     /** Sends the held-back message: streamed, or (forced) waiting for its answer, which follows every other's. */
     private void flushTail(MessageSender sender, boolean durable) throws ClientException, InterruptedException {
         Message msg = tail;
@@ -273,6 +356,11 @@ final class BrokerLocalTransaction implements LocalTransaction {
     @Override
     public void flush() throws ClientException, InterruptedException {
         checkOpen("flush");
+        try {
+            spillHeld();
+        } catch (ClientException e) {
+            failStreamed(e);
+        }
         if (window == 0 || tail == null) {
             // every send waited for its answer (and the disk), or the last flush left nothing behind it
             return;
@@ -287,6 +375,16 @@ final class BrokerLocalTransaction implements LocalTransaction {
     @Override
     public void commit() throws ClientException, InterruptedException {
         checkOpen("commit");
+        if (!held.isEmpty()) {
+            if (commitHeld()) {
+                return;
+            }
+            try {
+                spillHeld();
+            } catch (ClientException e) {
+                failStreamed(e);
+            }
+        }
         if (tail != null) {
             try {
                 // the last half waits for the disk: the log is sequential, so every half before it is forced too,
@@ -317,6 +415,7 @@ final class BrokerLocalTransaction implements LocalTransaction {
     @Override
     public void rollback() throws ClientException, InterruptedException {
         if (window > 0 && state == State.OPEN) {
+            held.takeAll(); // never sent
             if (tail != null) {
                 tail = null; // never sent
                 tailOut = null;
@@ -361,8 +460,13 @@ final class BrokerLocalTransaction implements LocalTransaction {
     }
 
     @Override
+    public boolean committedAsOneBatch() {
+        return batchCommit;
+    }
+
+    @Override
     public String toString() {
-        return "LocalTransaction{" + id + ", " + sent + " message(s)" + (brokerName == null ? "" : " on " + brokerName)
+        return "LocalTransaction{" + id + ", " + (sent + held.size()) + " message(s)" + (brokerName == null ? "" : " on " + brokerName)
                 + ", " + state + "}";
     }
 }

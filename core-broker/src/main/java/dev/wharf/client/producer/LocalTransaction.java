@@ -71,6 +71,14 @@ public interface LocalTransaction {
      */
     void commit() throws ClientException, InterruptedException;
 
+    /**
+     * Whether the commit was (being) made as one batch of messages held on the client: then no half message exists,
+     * and a commit that got no answer is stored all or not at all, never settled by check-back.
+     */
+    default boolean committedAsOneBatch() {
+        return false;
+    }
+
     /** Drops every message sent in this transaction. Synchronous and retried like {@link #commit()}. */
     void rollback() throws ClientException, InterruptedException;
 }

@@ -65,10 +65,10 @@ final class OutgoingMessage {
         checkTopic(msg.getTopic());
         byte[] body = msg.getBody() == null ? new byte[0] : msg.getBody();
         checkSize(body.length, maxMessageSize, "message body");
-        checkProperties(msg);
         if (msg.getUniqueKey() == null) {
             msg.putProperty(MessageProperties.UNIQUE_CLIENT_MESSAGE_ID, UniqueIdGenerator.next());
         }
+        String properties = checkProperties(msg);
         int sysFlag = 0;
         if (body.length > compressOver) {
             byte[] compressed = MessageDecoder.deflate(body, COMPRESS_LEVEL);
@@ -80,8 +80,7 @@ final class OutgoingMessage {
         if ("true".equals(msg.getProperty(MessageProperties.TRANSACTION_PREPARED))) {
             sysFlag = MessageSysFlag.withTransactionType(sysFlag, MessageSysFlag.TRANSACTION_PREPARED_TYPE);
         }
-        return new OutgoingMessage(msg.getTopic(), body, sysFlag, msg.getFlag(),
-                MessageDecoder.encodeProperties(msg.getProperties()), false, msg.getUniqueKey(),
+        return new OutgoingMessage(msg.getTopic(), body, sysFlag, msg.getFlag(), properties, false, msg.getUniqueKey(),
                 msg.getTransactionId());
     }
 
@@ -107,8 +106,7 @@ final class OutgoingMessage {
                 throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "Message " + i + " of the batch is for topic "
                         + m.getTopic() + ", the first for " + topic + "; a batch goes to one topic.");
             }
-            if (m.getDelayTimeLevel() > 0 || m.getDeliverTimeMs() > 0
-                    || m.getProperty(MessageProperties.DELAY_MS) != null) {
+            if (isDelayed(m)) {
                 throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "Message " + i + " of the batch is delayed; "
                         + "send delayed messages one by one.");
             }
@@ -151,15 +149,46 @@ final class OutgoingMessage {
         }
     }
 
-    private static void checkProperties(Message msg) throws ClientException {
+    /**
+     * Checks a message to be sent later in a batch as a send would check it now (topic, size, properties), and
+     * assigns its unique id.
+     *
+     * @return its body and encoded properties, in bytes
+     * @throws ClientException (MESSAGE_ILLEGAL or NO_PERMISSION) saying what is wrong with the message
+     */
+    static int checkForBatch(Message msg, int maxMessageSize) throws ClientException {
+        if (msg == null) {
+            throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "The message is null; build a Message with a "
+                    + "topic and a body.");
+        }
+        checkTopic(msg.getTopic());
+        int body = msg.getBody() == null ? 0 : msg.getBody().length;
+        checkSize(body, maxMessageSize, "message body");
+        if (msg.getUniqueKey() == null) {
+            msg.putProperty(MessageProperties.UNIQUE_CLIENT_MESSAGE_ID, UniqueIdGenerator.next());
+        }
+        return body + checkProperties(msg).length();
+    }
+
+    /** Whether the message asks for a later delivery (level, time or delay): such a message cannot go in a batch. */
+    static boolean isDelayed(Message m) {
+        return m.getDelayTimeLevel() > 0 || m.getDeliverTimeMs() > 0 || m.getProperty(MessageProperties.DELAY_MS) != null;
+    }
+
+    /** Checks the properties and returns them encoded. */
+    private static String checkProperties(Message msg) throws ClientException {
         String error = MessageDecoder.checkProperties(msg.getProperties());
         if (error != null) {
             throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, error);
         }
-        int bytes = MessageDecoder.encodeProperties(msg.getProperties()).getBytes(StandardCharsets.UTF_8).length;
+        String encoded = MessageDecoder.encodeProperties(msg.getProperties());
+        // UTF-8 takes at most three bytes per char: only a long string can be over the limit
+        int bytes = encoded.length() * 3 <= Short.MAX_VALUE ? encoded.length()
+                : encoded.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > Short.MAX_VALUE) {
             throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "The message properties take " + bytes
                     + " bytes; the limit is " + Short.MAX_VALUE + ". Move large values into the body.");
         }
+        return encoded;
     }
 }

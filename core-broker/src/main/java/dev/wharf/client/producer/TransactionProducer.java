@@ -149,12 +149,30 @@ public class TransactionProducer extends Producer {
      * @param window answers outstanding at most; 0 is {@link #beginTransaction()}
      */
     public LocalTransaction beginTransaction(int window) {
+        return beginTransaction(window, 0);
+    }
+
+    /**
+     * Like {@link #beginTransaction(int)}, holding messages on the client: while the transaction's messages go to one
+     * queue, are not delayed and take at most {@code holdBytes} together, they are not sent before the commit, which
+     * then sends them as one batch: stored atomically as ordinary messages, in one request and (SYNC_FLUSH) one
+     * force, with no half messages. The first message that does not fit sends the held ones as streamed halves and
+     * the transaction goes on as {@link #beginTransaction(int)}; so does a {@link LocalTransaction#flush()}. A commit
+     * of held messages is never retried: if it gets no answer, they are stored all or not at all.
+     *
+     * @param window    answers outstanding at most; 0 is {@link #beginTransaction()} (nothing is held)
+     * @param holdBytes bytes (bodies and properties) held at most; 0 holds nothing
+     */
+    public LocalTransaction beginTransaction(int window, int holdBytes) {
         if (window < 0) {
             throw new IllegalArgumentException("The window of a streamed transaction must be 0 or more, got " + window);
         }
+        if (holdBytes < 0) {
+            throw new IllegalArgumentException("The bytes a transaction holds must be 0 or more, got " + holdBytes);
+        }
         requireListener();
         started();
-        return new BrokerLocalTransaction(this, UniqueIdGenerator.next(), window);
+        return new BrokerLocalTransaction(this, UniqueIdGenerator.next(), window, holdBytes);
     }
 
     /** Marks a message as a half message of {@code transactionId}. */

@@ -21,6 +21,7 @@ import static dev.wharf.jms.config.ConnectionOptionTable.TLS_KEY_PASSWORD;
 import static dev.wharf.jms.config.ConnectionOptionTable.TLS_KEY_PATH;
 import static dev.wharf.jms.config.ConnectionOptionTable.TLS_TRUST_CERT_PATH;
 import static dev.wharf.jms.config.ConnectionOptionTable.TLS_VERIFY_HOSTNAME;
+import static dev.wharf.jms.config.ConnectionOptionTable.TRANSACTION_BATCH_BYTES;
 import static dev.wharf.jms.config.ConnectionOptionTable.TRANSACTION_SEND_WINDOW;
 import static dev.wharf.jms.config.ConnectionOptionTable.TRANSACTION_TIMEOUT;
 import static dev.wharf.jms.config.ConnectionOptionTable.USER;
@@ -229,6 +230,9 @@ public abstract class AbstractConnectionOptions implements Serializable {
 
     public int getTransactionSendWindow() { return get(TRANSACTION_SEND_WINDOW); }
     public void setTransactionSendWindow(int messages) { set(TRANSACTION_SEND_WINDOW, messages); }
+
+    public int getTransactionBatchBytes() { return get(TRANSACTION_BATCH_BYTES); }
+    public void setTransactionBatchBytes(int bytes) { set(TRANSACTION_BATCH_BYTES, bytes); }
 
     public String getUser() { return get(USER); }
     public void setUser(String user) { set(USER, user); }

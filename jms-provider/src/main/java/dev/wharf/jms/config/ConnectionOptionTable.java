@@ -83,6 +83,10 @@ public final class ConnectionOptionTable {
             between("transactionSendWindow", 0, 4096),
             "Messages a transacted session sends ahead without waiting for the broker's answers (checked and made"
             + " durable at the commit); 0: every send waits.");
+    public static final ConnectionOption<Integer> TRANSACTION_BATCH_BYTES = integer("transactionBatchBytes", 1 << 20,
+            between("transactionBatchBytes", 0, 4 << 20),
+            "Bytes a transacted session keeps until its commit, which then sends them as one atomic batch (messages to"
+            + " one destination, not delayed); more, or a second destination, streams them; 0: always stream.");
     public static final ConnectionOption<String> USER = string("user", null,
             v -> v == null || v.isBlank() ? null : v.strip(), Listing.WHEN_SET,
             "The user connections sign their requests as when `createConnection()` names none; unset: unsigned.");

@@ -79,7 +79,7 @@ final class SessionTransaction {
         TransactionLifecycleListener listener = link.lifecycle();
         boolean durableSends = listener != null && listener.mayCommitByCheckBack() && !listener.flushesBeforeCommit();
         int window = durableSends ? 0 : link.options().getTransactionSendWindow();
-        LocalTransaction t = link.producer().beginTransaction(window);
+        LocalTransaction t = link.producer().beginTransaction(window, link.options().getTransactionBatchBytes());
         LiveTransactions.opened(t.transactionId());
         if (listener != null) {
             try {
@@ -156,6 +156,12 @@ final class SessionTransaction {
             t.commit();
             ended(id, true);
         } catch (ClientException e) {
+            if (e.isNoResponse() && t.committedAsOneBatch()) {
+                ended(id, false);
+                throw JmsErrors.jms("The commit of transaction " + id + " got no answer (" + e.getMessage() + ");"
+                        + " its messages went as one batch, so either all of them are stored or none: look before"
+                        + " sending them again.", e);
+            }
             if (e.isNoResponse()) {
                 ended(id, true);
                 throw JmsErrors.jms("The commit of transaction " + id + " got no answer (" + e.getMessage() + ");"
@@ -164,8 +170,8 @@ final class SessionTransaction {
             }
             ended(id, false);
             throw JmsErrors.withCause(new TransactionRolledBackException("The broker did not commit transaction "
-                    + id + ": " + e.getMessage() + " Its messages are dropped; send them again in a new"
-                    + " transaction."), e);
+                    + id + ", so it was rolled back: " + e.getMessage() + " Its messages are dropped; send them"
+                    + " again in a new transaction."), e);
         } catch (InterruptedException e) {
             ended(id, true);
             throw JmsErrors.translate("commit transaction " + id, e);

@@ -67,12 +67,15 @@ class StreamedTransactionTest {
         return out;
     }
 
-    @Test
-    void aRefusedMessageFailsTheCommitAndNothingOfTheTransactionIsVisible() throws Exception {
-        try (Connection c = new WharfConnectionFactory(wharf.url() + "?transactionSendWindow=8").createConnection()) {
+    /** Streamed halves, and (transactionBatchBytes above the transaction's size) one batch at the commit. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "transactionBatchBytes={0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {0, 1 << 20})
+    void aRefusedMessageFailsTheCommitAndNothingOfTheTransactionIsVisible(int batchBytes) throws Exception {
+        try (Connection c = new WharfConnectionFactory(wharf.url() + "?transactionSendWindow=8&transactionBatchBytes="
+                + batchBytes).createConnection()) {
             c.start();
             Session tx = c.createSession(Session.SESSION_TRANSACTED);
-            Queue q = tx.createQueue("streamed-refused");
+            Queue q = tx.createQueue("streamed-refused-" + batchBytes);
             MessageProducer p = tx.createProducer(q);
             MessageConsumer watcher = c.createSession().createConsumer(q);
             c.createSession().createProducer(q).send(tx.createTextMessage("topic exists"));
@@ -289,7 +292,9 @@ class StreamedTransactionTest {
     @org.junit.jupiter.params.ParameterizedTest(name = "streamed {0}")
     @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
     void aCommitTheBrokerRefusesIsRolledBackAndLeavesNothingVisible(boolean streamed) throws Exception {
-        WharfConnectionFactory f = new WharfConnectionFactory(wharf.url() + "?transactionSendWindow=8");
+        // halves on the broker, which another party can roll back (a transaction held for one batch has none)
+        WharfConnectionFactory f = new WharfConnectionFactory(wharf.url()
+                + "?transactionSendWindow=8&transactionBatchBytes=0");
         List<String> started = new java.util.concurrent.CopyOnWriteArrayList<>();
         f.setTransactionLifecycleListener(new TransactionLifecycleListener() {
             @Override
