@@ -237,11 +237,11 @@ final class BrokerLocalTransaction implements LocalTransaction {
      * it. Returns null when it does not fit: the caller spills what is held and streams.
      */
     private SendResult hold(Message msg, MessageQueue mq) throws ClientException {
-        int bytes = OutgoingMessage.checkForBatch(msg, producer.getMaxMessageSize());
-        if (!held.offer(msg, mq, bytes)) {
+        msg.setTransactionId(id);
+        String properties = OutgoingMessage.checkForBatch(msg, producer.getMaxMessageSize());
+        if (!held.offer(msg, mq, properties)) {
             return null;
         }
-        msg.setTransactionId(id);
         brokerName = mq.brokerName();
         remember(msg.getTopic(), mq);
         return new SendResult(SendStatus.SEND_OK, msg.getUniqueKey(), null, mq, -1, id);
@@ -271,7 +271,7 @@ final class BrokerLocalTransaction implements LocalTransaction {
         MessageQueue mq = held.queue();
         OutgoingMessage batch;
         try {
-            batch = OutgoingMessage.batch(held.view(), producer.getMaxMessageSize());
+            batch = OutgoingMessage.checkedBatch(held.view(), held.encodedProperties(), producer.getMaxMessageSize());
         } catch (ClientException e) {
             return false; // e.g. larger encoded than estimated: the halves' way has no such limit
         }

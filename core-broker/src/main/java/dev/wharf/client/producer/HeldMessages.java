@@ -18,6 +18,7 @@ final class HeldMessages {
 
     private final int limitBytes;
     private final List<Message> messages = new ArrayList<>();
+    private final List<String> encodedProperties = new ArrayList<>();
     private MessageQueue queue;
     private long bytes;
 
@@ -29,21 +30,22 @@ final class HeldMessages {
     /**
      * Holds {@code msg} if it fits: same queue as those held, not delayed, within the limit.
      *
-     * @param encodedBytes the message's body and encoded properties, in bytes
+     * @param properties the message's properties, checked and encoded
      * @return whether it is held now
      */
-    boolean offer(Message msg, MessageQueue mq, int encodedBytes) {
+    boolean offer(Message msg, MessageQueue mq, String properties) {
         if (limitBytes == 0 || mq == null || mq.queueId() < 0 || (queue != null && !queue.equals(mq))
                 || OutgoingMessage.isDelayed(msg)) {
             return false;
         }
-        long after = bytes + encodedBytes + ENTRY_OVERHEAD;
+        long after = bytes + (msg.getBody() == null ? 0 : msg.getBody().length) + properties.length() + ENTRY_OVERHEAD;
         if (after > limitBytes) {
             return false;
         }
         queue = mq;
         bytes = after;
         messages.add(msg);
+        encodedProperties.add(properties);
         return true;
     }
 
@@ -65,10 +67,16 @@ final class HeldMessages {
         return messages;
     }
 
+    /** The encoded properties of {@link #view()}'s messages, in the same order (a view). */
+    List<String> encodedProperties() {
+        return encodedProperties;
+    }
+
     /** The held messages, in sending order, and empties the holder. */
     List<Message> takeAll() {
         List<Message> taken = new ArrayList<>(messages);
         messages.clear();
+        encodedProperties.clear();
         queue = null;
         bytes = 0;
         return taken;

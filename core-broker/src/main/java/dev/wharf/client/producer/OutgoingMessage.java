@@ -153,21 +153,38 @@ final class OutgoingMessage {
      * Checks a message to be sent later in a batch as a send would check it now (topic, size, properties), and
      * assigns its unique id.
      *
-     * @return its body and encoded properties, in bytes
+     * @return its encoded properties
      * @throws ClientException (MESSAGE_ILLEGAL or NO_PERMISSION) saying what is wrong with the message
      */
-    static int checkForBatch(Message msg, int maxMessageSize) throws ClientException {
+    static String checkForBatch(Message msg, int maxMessageSize) throws ClientException {
         if (msg == null) {
             throw new ClientException(ResponseCode.MESSAGE_ILLEGAL, "The message is null; build a Message with a "
                     + "topic and a body.");
         }
         checkTopic(msg.getTopic());
-        int body = msg.getBody() == null ? 0 : msg.getBody().length;
-        checkSize(body, maxMessageSize, "message body");
+        checkSize(msg.getBody() == null ? 0 : msg.getBody().length, maxMessageSize, "message body");
         if (msg.getUniqueKey() == null) {
             msg.putProperty(MessageProperties.UNIQUE_CLIENT_MESSAGE_ID, UniqueIdGenerator.next());
         }
-        return body + checkProperties(msg).length();
+        return checkProperties(msg);
+    }
+
+    /**
+     * Encodes held messages, each checked by {@link #checkForBatch} and unchanged since (one topic, none delayed or
+     * transactional), as one batch.
+     *
+     * @param encodedProperties what {@link #checkForBatch} returned for each message
+     * @throws ClientException (MESSAGE_ILLEGAL) when the encoded batch is larger than {@code maxMessageSize}
+     */
+    static OutgoingMessage checkedBatch(List<Message> messages, List<String> encodedProperties, int maxMessageSize)
+            throws ClientException {
+        byte[] body = BatchMessageCodec.encode(messages, encodedProperties);
+        checkSize(body.length, maxMessageSize, "encoded batch");
+        StringBuilder ids = new StringBuilder(messages.size() * 33);
+        for (Message m : messages) {
+            ids.append(ids.length() == 0 ? "" : ",").append(m.getUniqueKey());
+        }
+        return new OutgoingMessage(messages.get(0).getTopic(), body, 0, 0, "", true, ids.toString(), null);
     }
 
     /** Whether the message asks for a later delivery (level, time or delay): such a message cannot go in a batch. */

@@ -37,10 +37,23 @@ public final class BatchMessageCodec {
     }
 
     public static byte[] encode(List<? extends Message> messages) {
+        List<String> encoded = new ArrayList<>(messages.size());
+        for (Message m : messages) {
+            encoded.add(MessageDecoder.encodeProperties(m.getProperties()));
+        }
+        return encode(messages, encoded);
+    }
+
+    /**
+     * Encodes a batch whose properties are already encoded ({@code encodedProperties.get(i)} is message i's, as
+     * {@link MessageDecoder#encodeProperties} gives them).
+     */
+    public static byte[] encode(List<? extends Message> messages, List<String> encodedProperties) {
         List<byte[]> props = new ArrayList<>(messages.size());
         int size = 0;
-        for (Message m : messages) {
-            byte[] p = MessageDecoder.encodeProperties(m.getProperties()).getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < messages.size(); i++) {
+            Message m = messages.get(i);
+            byte[] p = encodedProperties.get(i).getBytes(StandardCharsets.UTF_8);
             if (p.length > Short.MAX_VALUE) {
                 throw new IllegalArgumentException("The properties of a message in the batch are " + p.length
                         + " bytes; the limit is " + Short.MAX_VALUE + ".");

@@ -123,7 +123,7 @@ final class SessionTransaction {
     private TransactionRolledBackException failed(LocalTransaction t, ClientException cause) {
         current = null;
         flushed = false;
-        ended(t.transactionId(), false);
+        ended(t, false);
         return JmsErrors.withCause(new TransactionRolledBackException("The messages of transaction "
                 + t.transactionId() + " could not all be stored: " + cause.getMessage() + " None of them will be"
                 + " visible; do not commit the work that goes with them, and send them again in a new transaction."),
@@ -154,26 +154,26 @@ final class SessionTransaction {
         String id = t.transactionId();
         try {
             t.commit();
-            ended(id, true);
+            ended(t, true);
         } catch (ClientException e) {
             if (e.isNoResponse() && t.committedAsOneBatch()) {
-                ended(id, false);
+                ended(t, false);
                 throw JmsErrors.jms("The commit of transaction " + id + " got no answer (" + e.getMessage() + ");"
                         + " its messages went as one batch, so either all of them are stored or none: look before"
                         + " sending them again.", e);
             }
             if (e.isNoResponse()) {
-                ended(id, true);
+                ended(t, true);
                 throw JmsErrors.jms("The commit of transaction " + id + " got no answer (" + e.getMessage() + ");"
                         + " the broker settles it by asking back, and this process answers commit, so the messages"
                         + " will become visible once a broker answers.", e);
             }
-            ended(id, false);
+            ended(t, false);
             throw JmsErrors.withCause(new TransactionRolledBackException("The broker did not commit transaction "
                     + id + ", so it was rolled back: " + e.getMessage() + " Its messages are dropped; send them"
                     + " again in a new transaction."), e);
         } catch (InterruptedException e) {
-            ended(id, true);
+            ended(t, true);
             throw JmsErrors.translate("commit transaction " + id, e);
         }
     }
@@ -186,7 +186,7 @@ final class SessionTransaction {
         }
         current = null;
         flushed = false;
-        ended(t.transactionId(), false);
+        ended(t, false);
         try {
             t.rollback();
         } catch (ClientException e) {
@@ -197,8 +197,13 @@ final class SessionTransaction {
         }
     }
 
-    private void ended(String id, boolean committed) {
-        LiveTransactions.ended(id, committed);
+    private void ended(LocalTransaction t, boolean committed) {
+        String id = t.transactionId();
+        if (t.committedAsOneBatch()) {
+            LiveTransactions.forget(id); // no half message was stored: no check-back will ask about it
+        } else {
+            LiveTransactions.ended(id, committed);
+        }
         TransactionLifecycleListener listener = link.lifecycle();
         if (listener != null) {
             try {

@@ -2,9 +2,10 @@ package dev.wharf.jms.engine;
 
 import dev.wharf.common.message.UniqueIdGenerator;
 import dev.wharf.jms.spi.TransactionCheck;
-import java.util.Iterator;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The Wharf transactions of this process's transacted sessions and how they ended, so that a check-back can be
@@ -22,21 +23,33 @@ public final class LiveTransactions {
     private record Entry(TransactionCheck.Local state, long since) {
     }
 
+    /** A decided transaction, in the order of decisions, so forgetting old ones looks at old ones only. */
+    private record Decided(String transactionId, Entry entry) {
+    }
+
     private static final Map<String, Entry> TRANSACTIONS = new ConcurrentHashMap<>();
+    private static final Queue<Decided> DECIDED = new ConcurrentLinkedQueue<>();
 
     private LiveTransactions() {
     }
 
     /** A session started a transaction. */
     public static void opened(String transactionId) {
-        forgetOld();
+        forgetOld(System.currentTimeMillis() - MEMORY_MILLIS);
         TRANSACTIONS.put(transactionId, new Entry(TransactionCheck.Local.OPEN, System.currentTimeMillis()));
     }
 
     /** A session ended a transaction (committed: its decision was commit, whether the broker confirmed or not). */
     public static void ended(String transactionId, boolean committed) {
-        TRANSACTIONS.put(transactionId, new Entry(committed ? TransactionCheck.Local.COMMITTED
-                : TransactionCheck.Local.ROLLED_BACK, System.currentTimeMillis()));
+        Entry e = new Entry(committed ? TransactionCheck.Local.COMMITTED : TransactionCheck.Local.ROLLED_BACK,
+                System.currentTimeMillis());
+        TRANSACTIONS.put(transactionId, e);
+        DECIDED.add(new Decided(transactionId, e));
+    }
+
+    /** A transaction no check-back will ever ask about (it stored no half message): nothing to remember. */
+    public static void forget(String transactionId) {
+        TRANSACTIONS.remove(transactionId);
     }
 
     /**
@@ -52,13 +65,17 @@ public final class LiveTransactions {
         return PROCESS.equals(owner) ? TransactionCheck.Local.ABANDONED : TransactionCheck.Local.FOREIGN;
     }
 
-    private static void forgetOld() {
-        long before = System.currentTimeMillis() - MEMORY_MILLIS;
-        for (Iterator<Entry> it = TRANSACTIONS.values().iterator(); it.hasNext(); ) {
-            Entry e = it.next();
-            if (e.state() != TransactionCheck.Local.OPEN && e.since() < before) {
-                it.remove();
+    /** Forgets the decisions made before {@code before}; looks at no more entries than it forgets, plus one. */
+    static void forgetOld(long before) {
+        for (Decided d = DECIDED.peek(); d != null && d.entry().since() < before; d = DECIDED.peek()) {
+            if (DECIDED.remove(d)) {
+                TRANSACTIONS.remove(d.transactionId(), d.entry());
             }
         }
+    }
+
+    /** How many transactions are remembered (open or decided). */
+    static int remembered() {
+        return TRANSACTIONS.size();
     }
 }
