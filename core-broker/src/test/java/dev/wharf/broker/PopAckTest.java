@@ -10,6 +10,7 @@ import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.protocol.body.AckStats.QueueAckStats;
 import dev.wharf.protocol.body.TopicConfig;
+import dev.wharf.protocol.header.AckHeaders;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
 import dev.wharf.protocol.header.AckHeaders.PopMessageRequest;
 import java.nio.charset.StandardCharsets;
@@ -452,7 +453,7 @@ class PopAckTest {
         sendN("Strict", 0, 1, "s");
         try (AckProtocol c = consumer("strict")) {
             Map<String, RemotingCommand> answers = new HashMap<>();
-            answers.put("too many", c.popRaw(AckProtocol.popHeader("strict", "Strict", 0, 33, LEASE, 0, null,
+            answers.put("too many", c.popRaw(AckProtocol.popHeader("strict", "Strict", 0, AckHeaders.MAX_POP_NUMS + 1, LEASE, 0, null,
                     InitMode.EARLIEST, false, null)));
             answers.put("no lease", c.popRaw(AckProtocol.popHeader("strict", "Strict", 0, 1, 0, 0, null,
                     InitMode.EARLIEST, false, null)));
@@ -468,7 +469,7 @@ class PopAckTest {
             answers.put("not offsets", c.ackRaw("Strict", 0, "0,x"));
             answers.put("counts mismatch", c.changeRaw("Strict", 0, "0", "1,1", 0, true));
             assertThat(answers.get("too many").code()).isEqualTo(ResponseCode.REQUEST_HEADER_INVALID);
-            assertThat(answers.get("too many").remark()).contains("maxMsgNums is 33");
+            assertThat(answers.get("too many").remark()).contains("maxMsgNums is " + (AckHeaders.MAX_POP_NUMS + 1));
             assertThat(answers.get("no lease").remark()).contains("invisibleTime is 0");
             assertThat(answers.get("bad queue").remark()).contains("queueId 5 is out of range");
             assertThat(answers.get("bad sql").code()).isEqualTo(ResponseCode.SUBSCRIPTION_PARSE_FAILED);

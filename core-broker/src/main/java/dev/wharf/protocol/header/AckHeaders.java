@@ -11,8 +11,11 @@ package dev.wharf.protocol.header;
  */
 public final class AckHeaders {
 
-    /** Most messages one pop may ask for. */
-    public static final int MAX_POP_NUMS = 32;
+    /**
+     * Most messages one pop may ask for (RocketMQ's clients ask for at most 32); an answer also stops at the broker's
+     * maxTransferBytesOnMessageInMemory.
+     */
+    public static final int MAX_POP_NUMS = 256;
 
     private AckHeaders() {
     }

@@ -58,10 +58,11 @@ public final class ConnectionOptionTable {
     public static final ConnectionOption<Integer> RETRY_TIMES_WHEN_SEND_FAILED = integer("retryTimesWhenSendFailed",
             2, atLeast("retryTimesWhenSendFailed", 0, "retries"),
             "Further attempts of a failed send (to another broker when there is one).");
-    public static final ConnectionOption<Integer> PULL_BATCH_SIZE = integer("pullBatchSize", 32,
+    public static final ConnectionOption<Integer> PULL_BATCH_SIZE = integer("pullBatchSize", 256,
             between("pullBatchSize", 1, 1024),
-            "Messages a consumer takes from the broker per request, and so the most it holds before the application"
-            + " receives them (at most 32 are used); smaller shares a queue more evenly, larger is faster.");
+            "Most messages a consumer takes from the broker per request, and so the most it holds before the"
+            + " application receives them (at most 256 are used); it starts at 32 and asks for more only while the"
+            + " application waits on the broker; smaller shares a queue more evenly.");
     public static final ConnectionOption<Long> POLL_NAME_SERVER_INTERVAL = longValue("pollNameServerInterval",
             30_000L, atLeast("pollNameServerInterval", 10, "milliseconds"),
             "Milliseconds between route refreshes from the NameServer.");

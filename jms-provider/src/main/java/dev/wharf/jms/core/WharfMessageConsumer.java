@@ -61,7 +61,7 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
     private final WharfSession session;
     private final ConsumerSpec spec;
     private final AckConsumer group;
-    private final int prefetch;
+    private final PrefetchWindow window;
     /** Popped messages not yet handed out; guarded by the session's lock. */
     private final ArrayDeque<Leased> buffer = new ArrayDeque<>();
     /** The pop in flight, if any; guarded by the session's lock. */
@@ -75,7 +75,7 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
         this.session = session;
         this.spec = spec;
         this.group = group;
-        this.prefetch = prefetch;
+        this.window = new PrefetchWindow(prefetch);
     }
 
     ConsumerSpec spec() {
@@ -213,6 +213,11 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
                     Leased l = buffer.pollFirst();
                     if (l != null) {
                         session.deliveries().receiving(this);
+                        if (pop == null && buffer.size() <= window.size() / 2) {
+                            // take what is there now, while the application works through the rest: the next
+                            // receive does not wait for a round trip (never held open, so it leases no later message)
+                            fetch(0);
+                        }
                         return l;
                     }
                 }
@@ -231,6 +236,13 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
                     }
                 } else if (started && pop == null) {
                     fetch(Math.min(TimeUnit.NANOSECONDS.toMillis(left), RECEIVE_POLL_MILLIS));
+                }
+                if (started && !buffer.isEmpty()) {
+                    // the pop was answered at once, on this thread: its signal came before any wait
+                    continue;
+                }
+                if (started && pop != null) {
+                    window.starved();
                 }
                 session.changed.await(Math.min(left, TimeUnit.MILLISECONDS.toNanos(NO_ROUTE_RETRY_MILLIS)),
                         TimeUnit.NANOSECONDS);
@@ -258,7 +270,10 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
 
     /** Keeps a listener consumer's buffer filled while the connection is started. Caller holds the lock. */
     void refill() {
-        if (listener != null && !closed && session.deliveryAllowed() && buffer.size() <= prefetch / 2) {
+        if (listener != null && !closed && session.deliveryAllowed() && buffer.size() <= window.size() / 2) {
+            if (buffer.isEmpty() && pop != null) {
+                window.starved();
+            }
             fetch(LISTENER_POLL_MILLIS);
         }
     }
@@ -268,7 +283,7 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
         if (pop != null || closed || System.nanoTime() - retryAfterNanos < 0) {
             return;
         }
-        int wanted = Math.max(1, prefetch - buffer.size());
+        int wanted = Math.max(1, window.size() - buffer.size());
         CompletableFuture<PopResult> f;
         try {
             f = group.popAsync(spec.topic(), -1, wanted, session.leaseMillis(), pollMillis, spec.selector(),
@@ -278,10 +293,10 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
             return;
         }
         pop = f;
-        f.whenComplete((result, error) -> popped(f, result, error));
+        f.whenComplete((result, error) -> popped(f, wanted, result, error));
     }
 
-    private void popped(CompletableFuture<PopResult> f, PopResult result, Throwable error) {
+    private void popped(CompletableFuture<PopResult> f, int wanted, PopResult result, Throwable error) {
         List<PoppedMessage> late = null;
         session.lock.lock();
         try {
@@ -290,7 +305,10 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
             }
             if (error != null) {
                 failed(error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
-            } else if (!result.messages().isEmpty()) {
+            } else {
+                window.answered(wanted, result.messages().size());
+            }
+            if (error == null && !result.messages().isEmpty()) {
                 failureLogged = false;
                 if (closed) {
                     late = result.messages();

@@ -21,7 +21,7 @@ class ConnectionConfigTest {
         assertThat(o.getMaxReconsumeTimes()).isEqualTo(16);
         assertThat(o.getRedeliveryDelay()).isZero();
         assertThat(o.getSendTimeout()).isEqualTo(3000);
-        assertThat(o.getPullBatchSize()).isEqualTo(32);
+        assertThat(o.getPullBatchSize()).isEqualTo(256);
         assertThat(o.getDeserializationAllowList()).isEmpty();
         assertThat(c.deserializationPolicy()).isSameAs(DeserializationPolicy.DEFAULT);
         assertThat(c.namesrvAddr()).isEqualTo("localhost:9876");

@@ -73,7 +73,7 @@ class ConnectionOptionTableTest {
                 + " boolean");
         assertThatThrownBy(() -> o.bind(Map.of("pullBatchSize", "8", "leaseTime", "5"), "test"))
                 .hasMessageContaining("leaseTime must be between 1000 and 86400000, not 5");
-        assertThat(o.getPullBatchSize()).as("a refused binding sets nothing").isEqualTo(32);
+        assertThat(o.getPullBatchSize()).as("a refused binding sets nothing").isEqualTo(256);
         assertThatThrownBy(() -> o.set(ConnectionOptionTable.SEND_TIMEOUT, null))
                 .hasMessageContaining("sendTimeout must be given a value");
         assertThat(o.toSettings()).containsEntry("tls", "true").containsEntry("tlsVerifyHostname", "true")
