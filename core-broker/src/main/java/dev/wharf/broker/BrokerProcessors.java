@@ -42,8 +42,19 @@ final class BrokerProcessors {
                             List<PutMessageHook> hooks, LongSupplier storeHost, LongSupplier clock, AckService ack,
                             ReadSuggestion reads) {
         String brokerName = config.getBrokerName();
-        register(server, executors.send, new SendMessageProcessor(brokerName, store, parts.topics, hooks, storeHost),
-                RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE);
+        if (config.executors().isSendMessageOnIoThread()) {
+            // a single send appends (microseconds) and answers from the store's future: it does not block the I/O
+            // thread; what may (batches, a new topic) the processor hands to the send executor
+            SendMessageProcessor sends = new SendMessageProcessor(brokerName, store, parts.topics, hooks, storeHost,
+                    executors.send);
+            server.registerProcessorOnIoThread(RequestCode.SEND_MESSAGE, sends);
+            server.registerProcessorOnIoThread(RequestCode.SEND_MESSAGE_V2, sends);
+            register(server, executors.send, new SendMessageProcessor(brokerName, store, parts.topics, hooks,
+                    storeHost), RequestCode.SEND_BATCH_MESSAGE);
+        } else {
+            register(server, executors.send, new SendMessageProcessor(brokerName, store, parts.topics, hooks,
+                    storeHost), RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE);
+        }
         register(server, executors.send, new SendMessageBackProcessor(brokerName, store, parts.topics,
                         parts.subscriptionGroups, hooks, storeHost, clock),
                 RequestCode.CONSUMER_SEND_MSG_BACK);

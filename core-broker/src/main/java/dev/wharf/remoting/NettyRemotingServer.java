@@ -55,6 +55,14 @@ public final class NettyRemotingServer {
         dispatcher.register(code, processor, executor);
     }
 
+    /**
+     * Registers a processor run on the I/O thread a request arrives on. Only for processors that never block: a
+     * blocked I/O thread stalls every connection it serves.
+     */
+    public void registerProcessorOnIoThread(int code, RequestProcessor processor) {
+        dispatcher.registerOnIoThread(code, processor);
+    }
+
     /** Serves every code without a processor of its own. */
     public void registerDefaultProcessor(RequestProcessor processor, ExecutorService executor) {
         dispatcher.registerDefault(processor, executor);

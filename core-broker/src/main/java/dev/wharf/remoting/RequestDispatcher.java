@@ -28,6 +28,7 @@ final class RequestDispatcher {
 
     private static final Logger log = LoggerFactory.getLogger(RequestDispatcher.class);
 
+    /** {@code executor} null: processed on the I/O thread the request arrived on. */
     private record Registration(RequestProcessor processor, ExecutorService executor) {
     }
 
@@ -42,6 +43,17 @@ final class RequestDispatcher {
         IntObjectMap<Registration> copy = new IntObjectHashMap<>(processors.size() + 1);
         copy.putAll(processors);
         copy.put(code, registration(processor, executor));
+        processors = copy;
+    }
+
+    /**
+     * Registers a processor run on the I/O thread the request arrived on: for requests whose processing never blocks
+     * (it may answer later, from another thread), so that they skip two thread hand-offs.
+     */
+    synchronized void registerOnIoThread(int code, RequestProcessor processor) {
+        IntObjectMap<Registration> copy = new IntObjectHashMap<>(processors.size() + 1);
+        copy.putAll(processors);
+        copy.put(code, new Registration(Objects.requireNonNull(processor, "processor"), null));
         processors = copy;
     }
 
@@ -93,6 +105,10 @@ final class RequestDispatcher {
         if (processor.rejectRequest()) {
             reply(channel, request, ResponseCode.SYSTEM_BUSY, "[REJECT] " + RequestCode.NAMES.describe(request.code())
                     + " is refused for now (flow control), try later");
+            return;
+        }
+        if (registration.executor() == null) {
+            process(processor, channel, request);
             return;
         }
         try {

@@ -18,6 +18,7 @@ public class ExecutorsConfig {
     private ExecutorSpec clientManage = new ExecutorSpec(8, 100_000);
     private ExecutorSpec pop = new ExecutorSpec(4 + CPUS, 100_000);
     private ExecutorSpec ack = new ExecutorSpec(3, 100_000);
+    private boolean sendMessageOnIoThread = true;
 
     /** Adds a sentence to {@code errors} for each bad size, naming its key. */
     public void validate(List<String> errors) {
@@ -49,6 +50,19 @@ public class ExecutorsConfig {
 
     public void setSendThreadPoolQueueCapacity(int queueCapacity) {
         send = send.withQueueCapacity(queueCapacity);
+    }
+
+    public boolean isSendMessageOnIoThread() {
+        return sendMessageOnIoThread;
+    }
+
+    /**
+     * true: single sends (not batches) are stored on the connection's I/O thread, which saves two thread hand-offs per
+     * send (a store append takes microseconds, and waiting for the disk or the slaves does not hold the thread);
+     * false: on the send executor, as batches always are.
+     */
+    public void setSendMessageOnIoThread(boolean sendMessageOnIoThread) {
+        this.sendMessageOnIoThread = sendMessageOnIoThread;
     }
 
     /** Serves pulls. */

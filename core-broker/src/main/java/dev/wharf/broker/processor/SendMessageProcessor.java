@@ -34,6 +34,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -59,6 +61,8 @@ public final class SendMessageProcessor implements RequestProcessor {
     private final List<PutMessageHook> hooks;
     private final LongSupplier storeHost;
     private final AtomicInteger roundRobin = new AtomicInteger();
+    /** Where work that may block goes when this processor runs on I/O threads; null: it runs on an executor. */
+    private final Executor offload;
 
     /**
      * @param hooks     the broker's hook list, read on every send (a concurrent list, so hooks can be added live)
@@ -66,17 +70,57 @@ public final class SendMessageProcessor implements RequestProcessor {
      */
     public SendMessageProcessor(String brokerName, MessageStore store, TopicConfigManager topics,
                                 List<PutMessageHook> hooks, LongSupplier storeHost) {
+        this(brokerName, store, topics, hooks, storeHost, null);
+    }
+
+    /**
+     * @param offload when this processor runs on I/O threads: the executor for what may block there, a batch (it
+     *                waits for the disk on its thread) and the first send to a new topic (creating it writes the
+     *                topic file)
+     */
+    public SendMessageProcessor(String brokerName, MessageStore store, TopicConfigManager topics,
+                                List<PutMessageHook> hooks, LongSupplier storeHost, Executor offload) {
         this.brokerName = brokerName;
         this.store = store;
         this.topics = topics;
         this.hooks = hooks;
         this.storeHost = storeHost;
+        this.offload = offload;
     }
 
     @Override
     public RemotingCommand process(RemotingChannel channel, RemotingCommand request) throws Exception {
         SendMessageRequest header = sendHeader(request);
         boolean batch = request.code() == RequestCode.SEND_BATCH_MESSAGE || header.batch();
+        if (offload != null && (batch || topics.find(header.topic()) == null)) {
+            try {
+                offload.execute(() -> answerLater(channel, request, header, batch));
+            } catch (RejectedExecutionException e) {
+                return ProcessorSupport.answer(request, ResponseCode.SYSTEM_BUSY, "[OVERLOAD] broker " + brokerName
+                        + " is busy storing messages, try later");
+            }
+            return null;
+        }
+        return send(channel, request, header, batch);
+    }
+
+    private void answerLater(RemotingChannel channel, RemotingCommand request, SendMessageRequest header,
+                             boolean batch) {
+        RemotingCommand response;
+        try {
+            response = send(channel, request, header, batch);
+        } catch (RuntimeException e) {
+            warnings.warn("send-failed", "Storing a message of topic {} failed: {}", header.topic(), e.toString());
+            response = ProcessorSupport.answer(request, ResponseCode.SYSTEM_ERROR,
+                    "The broker could not store the message: " + e.getMessage());
+        }
+        if (response != null && !request.isOneway()) {
+            channel.writeResponse(response);
+        }
+    }
+
+    private RemotingCommand send(RemotingChannel channel, RemotingCommand request, SendMessageRequest header,
+                                 boolean batch) {
         String topic = header.topic();
         String nameError = TopicValidator.check(topic);
         if (nameError != null) {
