@@ -116,7 +116,7 @@ public final class DefaultMessageStore implements ReplicableStore {
         commitLog.setWritable(false);
         commitLog.mappedFileQueue().setWarmNewFiles(config.isWarmMapedFileEnable());
         this.diskSpace = new DiskSpaceGuard(root, config.getDiskSpaceWarningLevelRatio(), health);
-        commitLog.setSpaceGuard(config.getPreallocateStepCommitLog(), diskSpace, health);
+        commitLog.setSpaceGuard(config.preallocateStepCommitLog(), diskSpace, health);
         this.consumeQueues = new ConsumeQueueStore(root.resolve("consumequeue"), config.getMappedFileSizeConsumeQueue(),
                 config.getMaxMappedConsumeQueues(), config.getConsumeQueueIdleUnmapMillis());
         this.index = new IndexService(root.resolve("index"), config.getMaxHashSlotNum(), config.getMaxIndexNum());

@@ -118,6 +118,6 @@ class StoreFaultTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new DefaultMessageStore(config))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("diskSpaceWarningLevelRatio is 80; use a percentage from diskMaxUsedSpaceRatio (85)")
-                .hasMessageContaining("preallocateStepCommitLog is 100; use at least 4096 bytes");
+                .hasMessageContaining("preallocateStepCommitLog is 100; use at least 4096 bytes, or 0");
     }
 }
