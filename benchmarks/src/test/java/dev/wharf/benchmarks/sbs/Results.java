@@ -79,6 +79,9 @@ final class Results {
             for (String w : WORKLOADS) {
                 double a = median(pair[2], w);
                 double x = median(pair[1], w);
+                if (Double.isNaN(a) || Double.isNaN(x)) {
+                    continue; // not run (--workloads)
+                }
                 out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f | %.2f |%n", w, a, x, x / a,
                         medianOfRoundRatios(pair[1], pair[2], w));
             }

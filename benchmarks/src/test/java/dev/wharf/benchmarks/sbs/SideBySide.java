@@ -104,12 +104,14 @@ public final class SideBySide {
             }
         }
         Results results = new Results();
+        diskForceRate(dir, "before");
         for (int r = 0; r < rounds; r++) {
             for (Provider p : providers) {
                 round(p, dir, "r" + r, seconds, results);
             }
             out.printf(Locale.ROOT, "round %d done, load average %.1f%n", r + 1, loadAverage());
         }
+        diskForceRate(dir, "after");
         return results;
     }
 
@@ -143,6 +145,12 @@ public final class SideBySide {
             Bench.deleteTree(store);
             out.printf(Locale.ROOT, "STOP %s %s in %.2f s%n", round, p.name(), (System.nanoTime() - t1) / 1e9);
         }
+    }
+
+    /** The disk's small-force rate beside the rounds: a lone durable producer's ceiling (see send1). */
+    private void diskForceRate(Path dir, String when) throws java.io.IOException {
+        out.printf(Locale.ROOT, "DISK %s the rounds: %.0f forces/s of 1 KiB mmap appends (the most one blocking durable"
+                + " producer can be acknowledged at)%n", when, DiskForceRate.measure(dir, 2));
     }
 
     private void report(Results results, Provider p, String round, String workload, Workloads.Count c) {
