@@ -5,8 +5,11 @@ CREATE TABLE IF NOT EXISTS sample_run (
     id         INT PRIMARY KEY,
     started_at TIMESTAMP NOT NULL
 );
+-- digits of the order's number in the order ids of the run: 3 (run 2's order 7 is #2007) unless the run or one
+-- before it placed more than 999 orders; never fewer than the run before, so that ids of two runs cannot collide
+ALTER TABLE sample_run ADD COLUMN IF NOT EXISTS seq_digits INT DEFAULT 3 NOT NULL;
 
--- id = run * 1000 + seq, so that "#2007" reads as "run 2, order 7"
+-- id = run * 10^seq_digits + seq, so that "#2007" reads as "run 2, order 7" (and "#300007" after a run of 10,000)
 CREATE TABLE IF NOT EXISTS orders (
     id                  BIGINT PRIMARY KEY,
     run                 INT NOT NULL,
@@ -22,6 +25,7 @@ CREATE TABLE IF NOT EXISTS orders (
     recovered_in_run    INT,
     settled_in_run      INT
 );
+CREATE INDEX IF NOT EXISTS orders_by_run ON orders (run);
 
 CREATE TABLE IF NOT EXISTS stock (
     item      VARCHAR(40) PRIMARY KEY,

@@ -103,10 +103,7 @@ public class OrderRepository {
 
     /** The ids among {@code ids} by status, in id order. */
     Map<OrderStatus, List<Long>> statusOf(List<Long> ids) {
-        Map<OrderStatus, List<Long>> out = new EnumMap<>(OrderStatus.class);
-        for (OrderStatus s : OrderStatus.values()) {
-            out.put(s, new ArrayList<>());
-        }
+        Map<OrderStatus, List<Long>> out = emptyByStatus();
         if (ids.isEmpty()) {
             return out;
         }
@@ -117,19 +114,63 @@ public class OrderRepository {
         return out;
     }
 
+    /** The orders of a run by status, in id order. */
+    Map<OrderStatus, List<Long>> statusOfRun(int run) {
+        Map<OrderStatus, List<Long>> out = emptyByStatus();
+        jdbc.query("SELECT id, status FROM orders WHERE run = ? ORDER BY id", rs -> {
+            out.get(OrderStatus.valueOf(rs.getString("status"))).add(rs.getLong("id"));
+        }, run);
+        return out;
+    }
+
+    private static Map<OrderStatus, List<Long>> emptyByStatus() {
+        Map<OrderStatus, List<Long>> out = new EnumMap<>(OrderStatus.class);
+        for (OrderStatus s : OrderStatus.values()) {
+            out.put(s, new ArrayList<>());
+        }
+        return out;
+    }
+
+    /** How many orders of a run, and of {@code more}, are still open (PLACED or RESERVED). */
+    int countOpen(int run, List<Long> more) {
+        StringBuilder sql = new StringBuilder("SELECT COUNT(*) FROM orders WHERE status IN ('PLACED', 'RESERVED')"
+                + " AND (run = ?");
+        List<Object> args = new ArrayList<>();
+        args.add(run);
+        if (!more.isEmpty()) {
+            sql.append(" OR id IN (").append(more.stream().map(id -> "?").collect(Collectors.joining(",")))
+                    .append(')');
+            args.addAll(more);
+        }
+        sql.append(')');
+        Integer n = jdbc.queryForObject(sql.toString(), Integer.class, args.toArray());
+        return n == null ? 0 : n;
+    }
+
     /** Ids of the orders whose message was delivered in {@code run} after their JVM had been killed. */
     List<Long> recoveredIn(int run) {
         return jdbc.queryForList("SELECT id FROM orders WHERE recovered_in_run = ? ORDER BY id", Long.class, run);
     }
 
+    /** A run as started: its number and the digits of the order's number in its order ids. */
+    record StartedRun(int number, int seqDigits) {
+    }
+
     /**
      * Starts a run: its number, 1 for the first run on this database. Numbered by hand rather than by an identity
-     * column, whose cached values H2 skips after a crash (run 2 would be followed by run 34).
+     * column, whose cached values H2 skips after a crash (run 2 would be followed by run 34). Its order numbers get
+     * {@code seqDigitsNeeded} digits, or as many as the run before had if that is more: the ids of a run then lie
+     * above those of every earlier run.
      */
-    int startRun() {
-        Integer last = jdbc.queryForObject("SELECT MAX(id) FROM sample_run", Integer.class);
-        int run = last == null ? 1 : last + 1;
-        jdbc.update("INSERT INTO sample_run (id, started_at) VALUES (?, ?)", run, Timestamp.from(Instant.now()));
-        return run;
+    StartedRun startRun(int seqDigitsNeeded) {
+        Map<String, Object> last = jdbc.queryForMap("SELECT MAX(id) AS last_run, MAX(seq_digits) AS digits"
+                + " FROM sample_run");
+        Number lastRun = (Number) last.get("last_run");
+        Number lastDigits = (Number) last.get("digits");
+        int run = lastRun == null ? 1 : lastRun.intValue() + 1;
+        int digits = lastDigits == null ? seqDigitsNeeded : Math.max(seqDigitsNeeded, lastDigits.intValue());
+        jdbc.update("INSERT INTO sample_run (id, started_at, seq_digits) VALUES (?, ?, ?)", run,
+                Timestamp.from(Instant.now()), digits);
+        return new StartedRun(run, digits);
     }
 }

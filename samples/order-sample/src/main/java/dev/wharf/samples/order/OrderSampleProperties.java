@@ -1,6 +1,7 @@
 package dev.wharf.samples.order;
 
 import java.time.Duration;
+import java.util.Locale;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -9,8 +10,12 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 @ConfigurationProperties("order")
 public class OrderSampleProperties implements InitializingBean {
 
-    /** Largest number of orders in one run: order ids are run * 1000 + the order's number in the run. */
-    static final int MAX_ORDERS = 999;
+    /**
+     * Largest number of orders in one run. Order ids are the run's number followed by the order's number in the run
+     * (with 3 digits, or more for a larger run), so there is no limit of the ids below this one; it keeps a run to
+     * what the sample's single-threaded placing can finish in hours rather than days.
+     */
+    static final int MAX_ORDERS = 1_000_000;
 
     /** How many orders the run places. */
     private int orders = 20;
@@ -18,7 +23,10 @@ public class OrderSampleProperties implements InitializingBean {
     /** How long a customer has to pay once the stock is reserved; unpaid orders are cancelled then. */
     private Duration paymentWindow = Duration.ofSeconds(3);
 
-    /** How long the run waits for every order to be paid, cancelled or dead-lettered before it gives up. */
+    /**
+     * How long the run waits, once it has placed its last order, for every order to be paid, cancelled or
+     * dead-lettered before it gives up.
+     */
     private Duration settleTimeout = Duration.ofSeconds(45);
 
     /**
@@ -68,7 +76,7 @@ public class OrderSampleProperties implements InitializingBean {
     public void afterPropertiesSet() {
         if (orders < 1 || orders > MAX_ORDERS) {
             throw new InvalidConfigurationPropertyValueException("order.orders", orders,
-                    "Give a number of orders from 1 to " + MAX_ORDERS + ".");
+                    "Give a number of orders from 1 to " + String.format(Locale.ROOT, "%,d", MAX_ORDERS) + ".");
         }
         requirePositive("order.payment-window", paymentWindow, "3s");
         requirePositive("order.settle-timeout", settleTimeout, "45s");

@@ -24,8 +24,8 @@ public class OrderService {
     }
 
     @Transactional
-    public Order placeOrder(int run, int seq) {
-        Order order = Order.place(run, seq);
+    public Order placeOrder(SampleRun run, int seq) {
+        Order order = Order.place(run.orderId(seq), run.number(), seq);
         orders.insert(order);
         jms.convertAndSend(Queues.ORDERS, new OrderCreated(order.id(), order.item(), order.quantity(),
                 order.amountCents()));

@@ -19,11 +19,13 @@ import java.util.stream.Collectors;
  *                      right after their database commit: the broker's check-back delivered it
  * @param checkBacks    the check-backs this application answered, by outcome (in words), or null without them
  * @param paymentWindow how long customers had to pay
+ * @param placing       from the first order placed to the last (each placed in a transaction of its own, one after
+ *                      the other)
  * @param elapsed       from the first order placed to the last settled (or to the deadline)
  */
 public record RunSummary(int run, String broker, List<Long> placed, List<Long> carriedOver,
                          Map<OrderStatus, List<Long>> byStatus, List<Long> recovered, String checkBacks,
-                         Duration paymentWindow, Duration elapsed) {
+                         Duration paymentWindow, Duration placing, Duration elapsed) {
 
     private static final int IDS_SHOWN = 8;
 
@@ -41,6 +43,12 @@ public record RunSummary(int run, String broker, List<Long> placed, List<Long> c
         open.addAll(ids(OrderStatus.RESERVED));
         open.sort(null);
         return open;
+    }
+
+    /** Orders placed per second, from the first order placed to the last. */
+    public double ordersPerSecond() {
+        long nanos = Math.max(1, placing.toNanos());
+        return placed.size() * 1e9 / nanos;
     }
 
     /** The summary as printed, several lines. */
@@ -63,6 +71,8 @@ public record RunSummary(int run, String broker, List<Long> placed, List<Long> c
         if (checkBacks != null) {
             sb.append(String.format(Locale.ROOT, "  %-32s %4s   %s%n", "check-backs answered", "", checkBacks));
         }
+        sb.append(String.format(Locale.ROOT, "Placed %d orders in %.2f s: %.0f orders/s.%n", placed.size(),
+                placing.toNanos() / 1e9, ordersPerSecond()));
         if (open().isEmpty()) {
             sb.append(String.format(Locale.ROOT, "All %d orders settled in %s.%n", total, seconds(elapsed)));
         } else {

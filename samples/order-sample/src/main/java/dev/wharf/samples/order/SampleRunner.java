@@ -5,7 +5,6 @@ import dev.wharf.spring.boot.autoconfigure.WharfConnectionDetails;
 import dev.wharf.spring.boot.transaction.TransactionStats;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -59,33 +58,38 @@ class SampleRunner implements CommandLineRunner, ExitCodeGenerator {
         }
         if (crashSwitch.crashAfterOrder() > 0) {
             log.info("Run {}: the JVM will be killed right after the database commit of order #{}", run.number(),
-                    Order.idOf(run.number(), crashSwitch.crashAfterOrder()));
+                    run.orderId(crashSwitch.crashAfterOrder()));
         }
         long start = System.nanoTime();
         for (int seq = 1; seq <= count; seq++) {
-            orderService.placeOrder(run.number(), seq);
+            orderService.placeOrder(run, seq);
         }
+        long placedAt = System.nanoTime();
+        Duration placing = Duration.ofNanos(placedAt - start);
         log.info("Run {}: placed {} orders in {} ms; waiting until each is paid, cancelled or dead-lettered",
-                run.number(), count, (System.nanoTime() - start) / 1_000_000);
+                run.number(), count, placing.toMillis());
 
-        List<Long> placed = orders.idsOfRun(run.number());
-        List<Long> watched = new ArrayList<>(placed);
-        watched.addAll(run.openFromEarlierRuns());
-        awaitSettled(watched, start + properties.getSettleTimeout().toNanos());
+        awaitSettled(placedAt + properties.getSettleTimeout().toNanos());
         Duration elapsed = Duration.ofNanos(System.nanoTime() - start);
 
-        Map<OrderStatus, List<Long>> byStatus = orders.statusOf(watched);
+        List<Long> placed = orders.idsOfRun(run.number());
+        Map<OrderStatus, List<Long>> byStatus = orders.statusOfRun(run.number());
+        orders.statusOf(run.openFromEarlierRuns()).forEach((status, ids) -> {
+            byStatus.get(status).addAll(ids);
+            byStatus.get(status).sort(null);
+        });
         summary = new RunSummary(run.number(), describeBroker(), placed, run.openFromEarlierRuns(), byStatus,
-                orders.recoveredIn(run.number()), describeCheckBacks(), properties.getPaymentWindow(), elapsed);
+                orders.recoveredIn(run.number()), describeCheckBacks(), properties.getPaymentWindow(), placing,
+                elapsed);
         out.print(summary.format());
         out.flush();
     }
 
-    private void awaitSettled(List<Long> ids, long deadlineNanos) throws InterruptedException {
+    /** Waits until this run's orders and those earlier runs left open are settled, or until the deadline. */
+    private void awaitSettled(long deadlineNanos) throws InterruptedException {
         while (true) {
             long seen = settlements.version();
-            Map<OrderStatus, List<Long>> byStatus = orders.statusOf(ids);
-            boolean open = OrderStatus.OPEN.stream().anyMatch(s -> !byStatus.get(s).isEmpty());
+            boolean open = orders.countOpen(run.number(), run.openFromEarlierRuns()) > 0;
             long remaining = deadlineNanos - System.nanoTime();
             if (!open || remaining <= 0) {
                 return;

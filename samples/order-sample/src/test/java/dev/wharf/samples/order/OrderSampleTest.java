@@ -90,6 +90,18 @@ class OrderSampleTest {
                 .hasMessageContaining("from 1 to order.orders (5)");
     }
 
+    @Test
+    void aBadOrderCountNamesThePropertyAndWhatIsAllowed() {
+        for (String bad : new String[] {"0", "-5", "1000001"}) {
+            assertThatThrownBy(() -> SpringApplication.run(OrderSampleApplication.class,
+                    SampleArgs.of(dir, "--order.orders=" + bad)))
+                    .as("order.orders=%s", bad)
+                    .rootCause().isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                    .hasMessageContaining("order.orders")
+                    .hasMessageContaining("from 1 to 1,000,000");
+        }
+    }
+
     /** Every unit of stock is available or sold, none left reserved; {@code sold} matches the paid orders. */
     static void assertStockBalances(Path dir, int reservedExpected) throws Exception {
         try (Connection c = DriverManager.getConnection(SampleArgs.databaseUrl(dir));
