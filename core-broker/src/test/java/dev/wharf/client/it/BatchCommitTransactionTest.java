@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.client.ClientException;
-import dev.wharf.client.admin.AdminClient;
 import dev.wharf.client.consumer.ConsumeConcurrentlyStatus;
 import dev.wharf.client.consumer.MessageListenerConcurrently;
 import dev.wharf.client.consumer.PushConsumer;
@@ -23,7 +22,6 @@ import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import dev.wharf.store.FlushDiskType;
 import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -234,28 +232,9 @@ class BatchCommitTransactionTest {
     @Test
     void aBatchCommitThatReturnedUnderSyncFlushSurvivesTheBrokersKill() throws Exception {
         cluster = TestWharf.cluster(dir, 1, s -> s.store().setFlushDiskType(FlushDiskType.SYNC_FLUSH));
-        Path ready = dir.resolve("broker-a.address");
-        Process child = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), SyncFlushBrokerMain.class.getName(), dir.toString(),
-                "broker-a", cluster.namesrvAddr(), ready.toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(dir.resolve("child.err").toFile())
-                .start();
+        Process child = SyncFlushBrokerMain.startWithTopic(dir, cluster, "durable-batch");
         List<String> committed = new ArrayList<>();
         try {
-            await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(ready) || !child.isAlive());
-            assertThat(child.isAlive()).as("the broker process died; see %s", dir.resolve("child.err")).isTrue();
-            AdminClient admin = new AdminClient(cluster.clientConfig());
-            admin.start();
-            cluster.track(admin::shutdown);
-            admin.createTopic("durable-batch", 1);
-            await().atMost(WAIT).until(() -> {
-                try {
-                    return !admin.route("durable-batch").queueDatas().isEmpty();
-                } catch (ClientException e) {
-                    return false;
-                }
-            });
             TransactionProducer producer = producer();
             MessageQueue mq = new MessageQueue("durable-batch", "broker-a", 0);
             for (int t = 0; t < 3; t++) {
