@@ -168,8 +168,9 @@ class BatchCommitTransactionTest {
         LocalTransaction flushed = producer.beginTransaction(WINDOW, HOLD);
         List<String> more = send(flushed, one, "flushed-", 10);
         flushed.flush();
-        long halves = halvesStored();
-        assertThat(halves).as("the flush stored the held messages as halves").isGreaterThanOrEqualTo(200 + 40 + 10);
+        // stored when the flush returned; the half queue's index follows a moment later
+        await().atMost(WAIT).untilAsserted(() -> assertThat(halvesStored())
+                .as("the flush stored the held messages as halves").isGreaterThanOrEqualTo(200 + 40 + 10));
         flushed.commit();
         assertThat(flushed.committedAsOneBatch()).isFalse();
 
