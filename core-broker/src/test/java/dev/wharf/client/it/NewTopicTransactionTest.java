@@ -7,12 +7,9 @@ import dev.wharf.client.consumer.ConsumeConcurrentlyStatus;
 import dev.wharf.client.consumer.MessageListenerConcurrently;
 import dev.wharf.client.consumer.PushConsumer;
 import dev.wharf.client.producer.LocalTransaction;
-import dev.wharf.client.producer.LocalTransactionState;
 import dev.wharf.client.producer.SendResult;
-import dev.wharf.client.producer.TransactionListener;
 import dev.wharf.client.producer.TransactionProducer;
 import dev.wharf.common.message.Message;
-import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.body.ConsumerModel.ConsumeFromWhere;
 import dev.wharf.testing.TestWharf;
 import java.nio.charset.StandardCharsets;
@@ -54,17 +51,7 @@ class NewTopicTransactionTest {
     private TransactionProducer producer() throws Exception {
         TransactionProducer producer = new TransactionProducer("new-topic-tx", cluster.clientConfig());
         producer.setDefaultTopicQueueNums(4);
-        producer.setTransactionListener(new TransactionListener() {
-            @Override
-            public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
-                return LocalTransactionState.UNKNOW;
-            }
-
-            @Override
-            public LocalTransactionState checkLocalTransaction(MessageExt msg) {
-                return LocalTransactionState.ROLLBACK_MESSAGE;
-            }
-        });
+        producer.setTransactionListener(new UndecidedListener());
         producer.start();
         cluster.track(producer::shutdown);
         return producer;

@@ -9,8 +9,6 @@ import dev.wharf.client.consumer.ConsumeConcurrentlyStatus;
 import dev.wharf.client.consumer.MessageListenerConcurrently;
 import dev.wharf.client.consumer.PushConsumer;
 import dev.wharf.client.producer.LocalTransaction;
-import dev.wharf.client.producer.LocalTransactionState;
-import dev.wharf.client.producer.TransactionListener;
 import dev.wharf.client.producer.TransactionProducer;
 import dev.wharf.common.message.Message;
 import dev.wharf.common.message.MessageExt;
@@ -56,17 +54,7 @@ class StreamedTransactionTest {
 
     private TransactionProducer producer() throws Exception {
         TransactionProducer producer = new TransactionProducer(GROUP, cluster.clientConfig());
-        producer.setTransactionListener(new TransactionListener() {
-            @Override
-            public LocalTransactionState executeLocalTransaction(Message msg, Object arg) {
-                return LocalTransactionState.UNKNOW;
-            }
-
-            @Override
-            public LocalTransactionState checkLocalTransaction(MessageExt msg) {
-                return LocalTransactionState.ROLLBACK_MESSAGE; // nothing here is left open on purpose
-            }
-        });
+        producer.setTransactionListener(new UndecidedListener());
         producer.start();
         cluster.track(producer::shutdown);
         return producer;
