@@ -283,22 +283,25 @@ final class BrokerLocalTransaction implements LocalTransaction {
             state = State.COMMITTED;
         } catch (java.util.concurrent.TimeoutException e) {
             state = State.FAILED;
-            throw new ClientException(ClientException.NO_RESPONSE, "Broker " + brokerName + " did not answer the"
-                    + " commit of transaction " + id + " within " + timeout + " ms: its " + messages.size()
-                    + " message(s) are stored all or not at all; look before sending them again.");
+            throw unanswered("within " + timeout + " ms", messages.size(), null);
         } catch (java.util.concurrent.ExecutionException e) {
             state = State.FAILED;
             Throwable cause = e.getCause();
             if (cause instanceof ClientException ce && ce.isNoResponse()) {
-                throw new ClientException(ClientException.NO_RESPONSE, "Broker " + brokerName + " did not answer the"
-                        + " commit of transaction " + id + " (" + ce.getMessage() + "): its " + messages.size()
-                        + " message(s) are stored all or not at all; look before sending them again.", ce);
+                throw unanswered("(" + ce.getMessage() + ")", messages.size(), ce);
             }
             throw new ClientException(ResponseCode.TRANSACTION_FAILED, "Broker " + brokerName + " refused the commit"
                     + " of transaction " + id + ": " + (cause == null ? e : cause).getMessage() + " Nothing of it"
                     + " was stored.", cause == null ? e : cause);
         }
         return true;
+    }
+
+    /** A batch commit that got no answer: all of it may be stored, or none. */
+    private ClientException unanswered(String how, int messages, Throwable cause) {
+        return new ClientException(ClientException.NO_RESPONSE, "Broker " + brokerName + " did not answer the commit"
+                + " of transaction " + id + " " + how + ": its " + messages + " message(s) are stored all or not at"
+                + " all; look before sending them again.", cause);
     }
 
     /** Sends the held-back message: streamed, or (forced) waiting for its answer, which follows every other's. */

@@ -73,9 +73,4 @@ public final class LiveTransactions {
             }
         }
     }
-
-    /** How many transactions are remembered (open or decided). */
-    static int remembered() {
-        return TRANSACTIONS.size();
-    }
 }
