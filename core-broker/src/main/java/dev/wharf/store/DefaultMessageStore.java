@@ -127,6 +127,7 @@ public final class DefaultMessageStore implements ReplicableStore {
             groupCommit.setHealth(health);
             groupCommit.setForceListener(stats::recordFlushNanos);
             groupCommit.setGatherMicros(config.getGroupCommitGatherMicros());
+            groupCommit.setInlineForceLimitMicros(config.getGroupCommitInlineForceMicros());
             this.asyncFlush = null;
         } else {
             this.groupCommit = null;

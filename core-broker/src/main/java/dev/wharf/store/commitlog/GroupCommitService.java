@@ -60,8 +60,11 @@ public final class GroupCommitService extends ServiceThread {
     /** {@link #asked} when the last force started: later asks are not known to be covered by it. */
     private long askedAtLastForce;
     /** Puts from the start of the force before the last to the end of the last: the writers in flight. */
-    private long writersInFlight;
+    private volatile long writersInFlight;
     private long lastForceEnd;
+    /** How long the last force that moved the flush point took. */
+    private volatile long lastForceNanos;
+    private volatile long inlineForceLimitNanos;
 
     /** The end of the records to be forced soon, not waited for (see {@link #forceSoon}); grows only. */
     private final AtomicLong forceSoonTarget = new AtomicLong();
@@ -166,31 +169,79 @@ public final class GroupCommitService extends ServiceThread {
             } finally {
                 forceLock.unlock();
             }
-            boolean moved = false;
-            try {
-                letAppendsLand();
-                if (forPuts) {
-                    gatherWriters();
-                }
-                long startAsked = asked.get();
-                moved = forceEverythingWritten();
-                writersInFlight = asked.get() - askedAtLastForce;
-                askedAtLastForce = startAsked;
-                lastForceEnd = System.nanoTime();
-            } finally {
-                forceLock.lock();
-                try {
-                    forcing = false;
-                    forceDone.signalAll();
-                } finally {
-                    forceLock.unlock();
-                }
-            }
+            boolean moved = lead(forPuts);
             if (!moved && commitLog.getFlushedWhere() < nextOffset) {
                 return false; // the force failed (logged): do not spin on a broken disk
             }
         }
         return true;
+    }
+
+    /**
+     * Forces as the leader (the caller has set {@link #forcing}) and hands the lead back.
+     *
+     * @param gather whether to wait for the writers the last force released (see {@link #gatherWriters()})
+     * @return whether the flush point moved
+     */
+    private boolean lead(boolean gather) {
+        boolean moved = false;
+        try {
+            letAppendsLand();
+            if (gather) {
+                gatherWriters();
+            }
+            long startAsked = asked.get();
+            moved = forceEverythingWritten();
+            writersInFlight = asked.get() - askedAtLastForce;
+            askedAtLastForce = startAsked;
+            lastForceEnd = System.nanoTime();
+        } finally {
+            forceLock.lock();
+            try {
+                forcing = false;
+                forceDone.signalAll();
+            } finally {
+                forceLock.unlock();
+            }
+        }
+        return moved;
+    }
+
+    /**
+     * Forces on the caller's thread if no other thread is forcing and the disk's last force was quick, and never
+     * waits: a caller that must not block for long (a connection's I/O thread) saves the hand-off to this
+     * service's thread and back, which on an idle machine costs more than the force itself. When a force is
+     * already running, or the disk has become slow, the caller gets false at once and asks {@link #submit(long)}.
+     *
+     * @return true when everything below {@code nextOffset} is on disk on return
+     */
+    public boolean forceIfFree(long nextOffset) {
+        if (commitLog.getFlushedWhere() >= nextOffset) {
+            return true;
+        }
+        if (inlineForceLimitNanos <= 0 || lastForceNanos > inlineForceLimitNanos || writersInFlight > 1) {
+            return false;
+        }
+        forceLock.lock();
+        try {
+            if (forcing) {
+                return false;
+            }
+            forcing = true;
+        } finally {
+            forceLock.unlock();
+        }
+        asked.incrementAndGet();
+        lead(false);
+        return commitLog.getFlushedWhere() >= nextOffset;
+    }
+
+    /**
+     * The longest a force may have taken last time for {@link #forceIfFree} to force on the caller's thread
+     * (0: never).
+     */
+    public void setInlineForceLimitMicros(long micros) {
+        this.inlineForceLimitNanos = TimeUnit.MICROSECONDS.toNanos(Math.max(0, micros));
     }
 
     /**
@@ -260,6 +311,7 @@ public final class GroupCommitService extends ServiceThread {
             long started = System.nanoTime();
             while (forceOnce.getAsBoolean()) {
                 long now = System.nanoTime();
+                lastForceNanos = now - started;
                 forceNanos.accept(now - started);
                 started = now;
                 forces.increment();
