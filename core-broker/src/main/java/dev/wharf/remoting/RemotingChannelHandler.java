@@ -1,6 +1,7 @@
 package dev.wharf.remoting;
 
 import dev.wharf.common.util.RateLimitedLog;
+import dev.wharf.common.util.ReadBatch;
 import dev.wharf.protocol.RemotingCommand;
 import io.netty.channel.ChannelHandler.Sharable;
 import io.netty.channel.ChannelHandlerContext;
@@ -44,8 +45,19 @@ final class RemotingChannelHandler extends ChannelInboundHandlerAdapter {
         if (command.isResponse()) {
             channel.completeResponse(command);
         } else {
+            ReadBatch.begin();
             dispatcher.dispatch(channel, command);
         }
+    }
+
+    /**
+     * The requests read together from this connection are processed: what they deferred runs once, after the other
+     * connections this I/O thread serves in the same turn have been read.
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        ReadBatch.readComplete(ctx.channel().eventLoop());
+        ctx.fireChannelReadComplete();
     }
 
     @Override
@@ -56,6 +68,7 @@ final class RemotingChannelHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        ReadBatch.end(); // never leave deferred work behind a read whose end a closing connection skipped
         NettyRemotingChannel channel = NettyRemotingChannel.of(ctx.channel());
         channel.failAllPending();
         events.closed(channel);

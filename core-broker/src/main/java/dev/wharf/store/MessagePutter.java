@@ -204,10 +204,6 @@ final class MessagePutter {
             return replicate ? r.replicate(result.nextOffset()).thenApply(outcome -> replicated(outcome, appended))
                     : CompletableFuture.completedFuture(PutMessageResult.ok(appended));
         }
-        if (groupCommit.forceIfFree(result.nextOffset())) {
-            return replicate ? r.replicate(result.nextOffset()).thenApply(outcome -> replicated(outcome, appended))
-                    : CompletableFuture.completedFuture(PutMessageResult.ok(appended));
-        }
         return groupCommit.submit(result.nextOffset()).thenCompose(onDisk -> {
             if (!onDisk) {
                 return CompletableFuture.completedFuture(flushTimeout(appended));

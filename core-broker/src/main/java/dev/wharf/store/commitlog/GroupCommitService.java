@@ -1,5 +1,6 @@
 package dev.wharf.store.commitlog;
 
+import dev.wharf.common.util.ReadBatch;
 import dev.wharf.common.util.ServiceThread;
 import dev.wharf.store.file.MappedFileQueue;
 import dev.wharf.store.health.StoreHealth;
@@ -209,17 +210,16 @@ public final class GroupCommitService extends ServiceThread {
 
     /**
      * Forces on the caller's thread if no other thread is forcing and the disk's last force was quick, and never
-     * waits: a caller that must not block for long (a connection's I/O thread) saves the hand-off to this
-     * service's thread and back, which on an idle machine costs more than the force itself. When a force is
-     * already running, or the disk has become slow, the caller gets false at once and asks {@link #submit(long)}.
+     * waits for another force: for a caller that must not block for long (a connection's I/O thread).
      *
-     * @return true when everything below {@code nextOffset} is on disk on return
+     * @return true when everything below {@code nextOffset} is on disk on return; false when another thread is
+     *         forcing, the disk has been slow, or the force failed (the caller then asks the service)
      */
-    public boolean forceIfFree(long nextOffset) {
+    boolean forceIfFree(long nextOffset) {
         if (commitLog.getFlushedWhere() >= nextOffset) {
             return true;
         }
-        if (inlineForceLimitNanos <= 0 || lastForceNanos > inlineForceLimitNanos || writersInFlight > 1) {
+        if (!inlineForceAllowed()) {
             return false;
         }
         forceLock.lock();
@@ -231,18 +231,64 @@ public final class GroupCommitService extends ServiceThread {
         } finally {
             forceLock.unlock();
         }
-        asked.incrementAndGet();
         lead(false);
         return commitLog.getFlushedWhere() >= nextOffset;
     }
 
+    private boolean inlineForceAllowed() {
+        long limit = inlineForceLimitNanos;
+        return limit > 0 && lastForceNanos <= limit;
+    }
+
     /**
-     * The longest a force may have taken last time for {@link #forceIfFree} to force on the caller's thread
-     * (0: never).
+     * The longest the last force may have taken for the puts an I/O thread read together to be forced on that
+     * thread at the end of the read (0: never; the group-commit thread forces them).
      */
     public void setInlineForceLimitMicros(long micros) {
         this.inlineForceLimitNanos = TimeUnit.MICROSECONDS.toNanos(Math.max(0, micros));
     }
+
+    /**
+     * The puts one I/O thread read together, waiting for one force at the end of the read (see {@link ReadBatch}).
+     * Confined to that thread.
+     */
+    private final class ReadForce implements Runnable {
+        private final List<CompletableFuture<Boolean>> waiting = new ArrayList<>(4);
+        private long target;
+
+        CompletableFuture<Boolean> add(long nextOffset, ReadBatch read) {
+            if (waiting.isEmpty()) {
+                read.defer(this);
+            }
+            target = Math.max(target, nextOffset);
+            CompletableFuture<Boolean> future = new CompletableFuture<>();
+            waiting.add(future);
+            return future;
+        }
+
+        @Override
+        public void run() {
+            long end = target;
+            if (forceIfFree(end)) {
+                for (int i = 0; i < waiting.size(); i++) {
+                    waiting.get(i).complete(Boolean.TRUE);
+                }
+                waiting.clear();
+                return;
+            }
+            // another thread is forcing, or the disk has been slow: the group-commit thread takes them all
+            List<CompletableFuture<Boolean>> handedOver = new ArrayList<>(waiting);
+            waiting.clear();
+            submitToService(end).whenComplete((onDisk, failure) -> {
+                Boolean result = failure == null ? onDisk : Boolean.FALSE;
+                for (CompletableFuture<Boolean> future : handedOver) {
+                    future.complete(result);
+                }
+            });
+        }
+    }
+
+    private final ThreadLocal<ReadForce> readForces = ThreadLocal.withInitial(ReadForce::new);
 
     /**
      * The writers the last force released are usually microseconds away from their next append. Yield while
@@ -329,6 +375,19 @@ public final class GroupCommitService extends ServiceThread {
      * @return completes with true when forced, false when the timeout passed first
      */
     public CompletableFuture<Boolean> submit(long nextOffset) {
+        if (commitLog.getFlushedWhere() >= nextOffset) {
+            return CompletableFuture.completedFuture(Boolean.TRUE);
+        }
+        ReadBatch read = ReadBatch.current();
+        if (read != null && inlineForceAllowed()) {
+            // a put read by an I/O thread: one force at the end of the read, on that thread, for all it read
+            asked.incrementAndGet();
+            return readForces.get().add(nextOffset, read);
+        }
+        return submitToService(nextOffset);
+    }
+
+    private CompletableFuture<Boolean> submitToService(long nextOffset) {
         if (commitLog.getFlushedWhere() >= nextOffset) {
             return CompletableFuture.completedFuture(Boolean.TRUE);
         }

@@ -2,6 +2,7 @@ package dev.wharf.store.commitlog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.wharf.common.util.ReadBatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,9 +19,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link GroupCommitService#forceIfFree}: a put's thread forces itself only when nobody else is forcing, the disk
- * has been quick and no other writers are in flight; otherwise it is told at once and the service's thread does
- * the force. Either way nothing is reported on disk before it is.
+ * Puts an I/O thread read together ({@link ReadBatch}) are forced once, on that thread, at the end of the read, when
+ * nobody else is forcing and the disk has been quick; otherwise the group-commit thread forces them. Either way
+ * nothing is confirmed before it is on disk.
  */
 class GroupCommitInlineForceTest {
 
@@ -33,12 +34,14 @@ class GroupCommitInlineForceTest {
     private final AtomicReference<Thread> forcedBy = new AtomicReference<>();
     /** How long the stand-in disk takes per force. */
     private final AtomicLong forceNanos = new AtomicLong();
+    private final LongAdder forces = new LongAdder();
     /** When set, the stand-in disk holds a force until it is counted down. */
     private volatile CountDownLatch holdDisk;
     private final CountDownLatch diskHeld = new CountDownLatch(1);
 
     @AfterEach
     void tearDown() {
+        ReadBatch.end(); // a failed test may leave the read open
         CountDownLatch hold = holdDisk;
         if (hold != null) {
             hold.countDown();
@@ -53,7 +56,7 @@ class GroupCommitInlineForceTest {
 
     private void start(long inlineLimitMicros) {
         commitLog = new CommitLog(dir.resolve("commitlog"), 1024 * 1024, 4096);
-        groupCommit = new GroupCommitService(commitLog.mappedFileQueue(), 30_000, new LongAdder(), () -> {
+        groupCommit = new GroupCommitService(commitLog.mappedFileQueue(), 30_000, forces, () -> {
             CountDownLatch hold = holdDisk;
             if (hold != null) {
                 diskHeld.countDown();
@@ -83,65 +86,105 @@ class GroupCommitInlineForceTest {
 
     @Test
     @Timeout(30)
-    void aLoneWriterOnAQuickDiskForcesOnItsOwnThread() {
+    void putsReadTogetherShareOneForceOnTheReadingThreadAtTheEndOfTheRead() throws Exception {
         // a limit of a second: any force of the test's disk counts as quick (a file's first force can take ms)
         start(1_000_000);
-        for (int i = 0; i < 5; i++) {
-            long next = put();
-            assertThat(groupCommit.forceIfFree(next)).isTrue();
-            assertThat(commitLog.getFlushedWhere()).isGreaterThanOrEqualTo(next);
+        for (int read = 0; read < 3; read++) {
+            long forcesBefore = forces.sum();
+            ReadBatch.begin();
+            List<CompletableFuture<Boolean>> answers = new ArrayList<>();
+            long last = 0;
+            for (int i = 0; i < 3; i++) {
+                last = put();
+                answers.add(groupCommit.submit(last));
+            }
+            assertThat(answers).as("nothing is confirmed before the read ends").noneMatch(CompletableFuture::isDone);
+            assertThat(commitLog.getFlushedWhere()).isLessThan(last);
+            ReadBatch.end();
+            for (CompletableFuture<Boolean> answer : answers) {
+                assertThat(answer.getNow(null)).isTrue();
+            }
+            assertThat(commitLog.getFlushedWhere()).isGreaterThanOrEqualTo(last);
+            assertThat(forces.sum() - forcesBefore).as("forces for the three puts of one read").isEqualTo(1);
             assertThat(forcedBy.get()).isSameAs(Thread.currentThread());
         }
     }
 
     @Test
     @Timeout(30)
-    void offByDefaultTheServiceForces() throws Exception {
-        start(0);
+    void outsideAReadTheServiceForces() throws Exception {
+        start(1_000_000);
         long next = put();
-        assertThat(groupCommit.forceIfFree(next)).isFalse();
-        assertThat(commitLog.getFlushedWhere()).isLessThan(next);
         assertThat(groupCommit.submit(next).get(20, TimeUnit.SECONDS)).isTrue();
         assertThat(forcedBy.get()).isNotSameAs(Thread.currentThread());
     }
 
     @Test
     @Timeout(30)
-    void aSlowDiskSendsTheNextForceToTheService() throws Exception {
-        start(1_000);
-        forceNanos.set(TimeUnit.MILLISECONDS.toNanos(5));
-        long first = put();
-        // nothing is known of the disk yet: the first force is tried inline, and it takes 5 ms
-        assertThat(groupCommit.forceIfFree(first)).isTrue();
-        long second = put();
-        assertThat(groupCommit.forceIfFree(second)).as("after a 5 ms force, over the 1 ms limit").isFalse();
-        assertThat(commitLog.getFlushedWhere()).isLessThan(second);
-        assertThat(groupCommit.submit(second).get(20, TimeUnit.SECONDS)).isTrue();
+    void withTheLimitAtZeroTheServiceForcesWhatAReadPut() throws Exception {
+        start(0);
+        ReadBatch.begin();
+        long next = put();
+        CompletableFuture<Boolean> answer = groupCommit.submit(next);
+        ReadBatch.end();
+        assertThat(answer.get(20, TimeUnit.SECONDS)).isTrue();
         assertThat(forcedBy.get()).isNotSameAs(Thread.currentThread());
     }
 
     @Test
     @Timeout(30)
-    void whileAnotherThreadForcesTheCallerIsToldAtOnceAndSeveralWritersKeepTheForcesOnTheService() throws Exception {
+    void aSlowDiskSendsTheNextReadsForceToTheService() throws Exception {
         start(1_000);
+        forceNanos.set(TimeUnit.MILLISECONDS.toNanos(5));
+        // nothing is known of the disk yet: the first force is done at the end of the read, and it takes 5 ms
+        ReadBatch.begin();
+        CompletableFuture<Boolean> first = groupCommit.submit(put());
+        ReadBatch.end();
+        assertThat(first.getNow(null)).isTrue();
+        assertThat(forcedBy.get()).isSameAs(Thread.currentThread());
+
+        ReadBatch.begin();
+        CompletableFuture<Boolean> second = groupCommit.submit(put());
+        ReadBatch.end();
+        assertThat(second.get(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(forcedBy.get()).as("after a 5 ms force, over the 1 ms limit").isNotSameAs(Thread.currentThread());
+    }
+
+    @Test
+    @Timeout(30)
+    void whileAnotherThreadForcesTheReadHandsItsPutsToTheService() throws Exception {
+        start(1_000_000);
         holdDisk = new CountDownLatch(1);
         CompletableFuture<Boolean> held = groupCommit.submit(put());
         assertThat(diskHeld.await(20, TimeUnit.SECONDS)).isTrue();
 
+        ReadBatch.begin();
         long mine = put();
-        assertThat(groupCommit.forceIfFree(mine)).as("a force is running").isFalse();
-        List<CompletableFuture<Boolean>> waiting = new ArrayList<>();
-        waiting.add(groupCommit.submit(mine));
-        waiting.add(groupCommit.submit(put()));
+        CompletableFuture<Boolean> answer = groupCommit.submit(mine);
+        ReadBatch.end(); // finds the service forcing: does not wait for it
+        assertThat(answer).isNotDone();
+        assertThat(commitLog.getFlushedWhere()).isLessThan(mine);
+
         holdDisk.countDown();
         assertThat(held.get(20, TimeUnit.SECONDS)).isTrue();
-        for (CompletableFuture<Boolean> f : waiting) {
-            assertThat(f.get(20, TimeUnit.SECONDS)).isTrue();
-        }
+        assertThat(answer.get(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(commitLog.getFlushedWhere()).isGreaterThanOrEqualTo(mine);
+    }
 
-        // the last forces carried several writers: the next put leaves its force to the service's gathering
+    @Test
+    @Timeout(30)
+    void forceIfFreeForcesOnTheCallersThreadOnlyWhenNobodyForces() throws Exception {
+        start(1_000_000);
         long next = put();
-        assertThat(groupCommit.forceIfFree(next)).isFalse();
-        assertThat(groupCommit.submit(next).get(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(groupCommit.forceIfFree(next)).isTrue();
+        assertThat(forcedBy.get()).isSameAs(Thread.currentThread());
+
+        holdDisk = new CountDownLatch(1);
+        CompletableFuture<Boolean> held = groupCommit.submit(put());
+        assertThat(diskHeld.await(20, TimeUnit.SECONDS)).isTrue();
+        long mine = put();
+        assertThat(groupCommit.forceIfFree(mine)).as("a force is running").isFalse();
+        holdDisk.countDown();
+        assertThat(held.get(20, TimeUnit.SECONDS)).isTrue();
     }
 }
