@@ -508,10 +508,10 @@ public final class MessageStoreConfig {
     }
 
     /**
-     * Under SYNC_FLUSH, a lone writer's put (one in flight, no force running) is forced on the put's own thread (a
-     * connection's I/O thread for single sends) instead of the group-commit thread's, when the last force took at
-     * most this long (microseconds; 0: always hand the force to the group-commit thread). It saves two thread
-     * wake-ups per send; after a force slower than this, forces go back to the group-commit thread.
+     * Under SYNC_FLUSH, the sends a connection's I/O thread reads in one turn are forced once by that thread at the
+     * end of the turn, instead of by the group-commit thread, when no other force is running and the last force
+     * took at most this long (microseconds; 0: always the group-commit thread). It saves two thread wake-ups per
+     * send; after a force slower than this, forces go back to the group-commit thread.
      */
     private long groupCommitInlineForceMicros = 1000;
 
