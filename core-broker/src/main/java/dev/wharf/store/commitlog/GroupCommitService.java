@@ -248,47 +248,17 @@ public final class GroupCommitService extends ServiceThread {
         this.inlineForceLimitNanos = TimeUnit.MICROSECONDS.toNanos(Math.max(0, micros));
     }
 
-    /**
-     * The puts one I/O thread read together, waiting for one force at the end of the read (see {@link ReadBatch}).
-     * Confined to that thread.
-     */
-    private final class ReadForce implements Runnable {
-        private final List<CompletableFuture<Boolean>> waiting = new ArrayList<>(4);
-        private long target;
-
-        CompletableFuture<Boolean> add(long nextOffset, ReadBatch read) {
-            if (waiting.isEmpty()) {
-                read.defer(this);
-            }
-            target = Math.max(target, nextOffset);
-            CompletableFuture<Boolean> future = new CompletableFuture<>();
-            waiting.add(future);
-            return future;
-        }
-
-        @Override
-        public void run() {
-            long end = target;
-            if (forceIfFree(end)) {
-                for (int i = 0; i < waiting.size(); i++) {
-                    waiting.get(i).complete(Boolean.TRUE);
-                }
-                waiting.clear();
-                return;
-            }
-            // another thread is forcing, or the disk has been slow: the group-commit thread takes them all
-            List<CompletableFuture<Boolean>> handedOver = new ArrayList<>(waiting);
-            waiting.clear();
-            submitToService(end).whenComplete((onDisk, failure) -> {
-                Boolean result = failure == null ? onDisk : Boolean.FALSE;
-                for (CompletableFuture<Boolean> future : handedOver) {
-                    future.complete(result);
-                }
-            });
+    /** An {@link Error} fails the store (it refuses writes from then on); anything else is logged. */
+    void failed(Throwable t, String what) {
+        StoreHealth h = health;
+        if (t instanceof Error && h != null) {
+            h.fail(getServiceName(), t);
+        } else {
+            log.error(what, t);
         }
     }
 
-    private final ThreadLocal<ReadForce> readForces = ThreadLocal.withInitial(ReadForce::new);
+    private final ThreadLocal<TurnForce> turnForces = ThreadLocal.withInitial(() -> new TurnForce(this));
 
     /**
      * The writers the last force released are usually microseconds away from their next append. Yield while
@@ -382,12 +352,13 @@ public final class GroupCommitService extends ServiceThread {
         if (read != null && inlineForceAllowed()) {
             // a put read by an I/O thread: one force at the end of the read, on that thread, for all it read
             asked.incrementAndGet();
-            return readForces.get().add(nextOffset, read);
+            return turnForces.get().add(nextOffset, read);
         }
         return submitToService(nextOffset);
     }
 
-    private CompletableFuture<Boolean> submitToService(long nextOffset) {
+    /** {@link #submit(long)} for this service's thread to force, whatever thread asks. */
+    CompletableFuture<Boolean> submitToService(long nextOffset) {
         if (commitLog.getFlushedWhere() >= nextOffset) {
             return CompletableFuture.completedFuture(Boolean.TRUE);
         }
@@ -465,12 +436,7 @@ public final class GroupCommitService extends ServiceThread {
                 request.future.complete(Boolean.FALSE);
             }
             readRequests.clear();
-            StoreHealth h = health;
-            if (t instanceof Error && h != null) {
-                h.fail(getServiceName(), t);
-            } else {
-                log.error("Group commit round failed; will retry", t);
-            }
+            failed(t, "Group commit round failed; will retry");
         }
     }
 

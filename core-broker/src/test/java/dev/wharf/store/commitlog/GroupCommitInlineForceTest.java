@@ -3,6 +3,7 @@ package dev.wharf.store.commitlog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.wharf.common.util.ReadBatch;
+import dev.wharf.store.health.StoreHealth;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,8 @@ class GroupCommitInlineForceTest {
     private final LongAdder forces = new LongAdder();
     /** When set, the stand-in disk holds a force until it is counted down. */
     private volatile CountDownLatch holdDisk;
+    /** When set, the stand-in disk fails as an mmap fault does: with an Error. */
+    private volatile boolean diskFaults;
     private final CountDownLatch diskHeld = new CountDownLatch(1);
 
     @AfterEach
@@ -57,6 +60,9 @@ class GroupCommitInlineForceTest {
     private void start(long inlineLimitMicros) {
         commitLog = new CommitLog(dir.resolve("commitlog"), 1024 * 1024, 4096);
         groupCommit = new GroupCommitService(commitLog.mappedFileQueue(), 30_000, forces, () -> {
+            if (diskFaults) {
+                throw new InternalError("a fault occurred in an unsafe memory access operation (stand-in)");
+            }
             CountDownLatch hold = holdDisk;
             if (hold != null) {
                 diskHeld.countDown();
@@ -186,5 +192,20 @@ class GroupCommitInlineForceTest {
         assertThat(groupCommit.forceIfFree(mine)).as("a force is running").isFalse();
         holdDisk.countDown();
         assertThat(held.get(20, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    @Timeout(30)
+    void aForceThatFaultsAnswersNotConfirmedAndFailsTheStore() {
+        start(1_000_000);
+        StoreHealth health = new StoreHealth();
+        groupCommit.setHealth(health);
+        diskFaults = true;
+        ReadBatch.begin();
+        long next = put();
+        CompletableFuture<Boolean> answer = groupCommit.submit(next);
+        ReadBatch.end();
+        assertThat(answer.getNow(null)).as("answered at once, not left to time out").isFalse();
+        assertThat(health.writeRefusal()).as("the store refuses writes after the fault").isNotNull();
     }
 }
