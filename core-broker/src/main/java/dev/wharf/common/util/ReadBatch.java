@@ -8,12 +8,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The requests a network I/O thread reads from one connection in one go. Work that costs the same for one request as
- * for many (forcing the disk) can be deferred to the end of the read, so that the requests that arrived together
- * share it, on the thread that read them and without waking another.
+ * The requests a network I/O thread reads in one turn of its event loop, from every connection it serves. Work that
+ * costs the same for one request as for many (forcing the disk) can be deferred to the end of the turn, so that the
+ * requests read together share it, on the thread that read them and without waking another.
  *
- * <p>The remoting layer opens a read with {@link #begin()} and ends it with {@link #end()}, which runs what was
- * deferred. Confined to its thread: each thread has its own, and outside a read nothing can be deferred.
+ * <p>The remoting layer opens the batch with {@link #begin()} for each request and calls
+ * {@link #readComplete(Executor)} when a connection's read is done; the batch ends with {@link #end()}, which runs
+ * what was deferred. Confined to its thread: each thread has its own, and outside a batch nothing can be deferred.
  */
 public final class ReadBatch {
 
@@ -27,13 +28,13 @@ public final class ReadBatch {
     private ReadBatch() {
     }
 
-    /** The calling thread's read while one is in progress, else null. */
+    /** The calling thread's batch while one is open, else null. */
     public static ReadBatch current() {
         ReadBatch batch = CURRENT.get();
         return batch.open ? batch : null;
     }
 
-    /** A read began on the calling thread (again while open: the same read goes on). */
+    /** A request was read on the calling thread: opens its batch, or joins the one already open. */
     public static void begin() {
         CURRENT.get().open = true;
     }
@@ -57,7 +58,7 @@ public final class ReadBatch {
         }
     }
 
-    /** The read on the calling thread ended: runs what was deferred to its end, in order. */
+    /** Ends the calling thread's batch: runs what was deferred to its end, in order. */
     public static void end() {
         ReadBatch batch = CURRENT.get();
         batch.open = false;
@@ -76,7 +77,7 @@ public final class ReadBatch {
         tasks.clear();
     }
 
-    /** Runs {@code task} on this thread when the read ends. */
+    /** Runs {@code task} on this thread when the batch ends. */
     public void defer(Runnable task) {
         atEnd.add(task);
     }

@@ -61,7 +61,7 @@ public final class GroupCommitService extends ServiceThread {
     /** {@link #asked} when the last force started: later asks are not known to be covered by it. */
     private long askedAtLastForce;
     /** Puts from the start of the force before the last to the end of the last: the writers in flight. */
-    private volatile long writersInFlight;
+    private long writersInFlight;
     private long lastForceEnd;
     /** How long the last force that moved the flush point took. */
     private volatile long lastForceNanos;
@@ -340,7 +340,9 @@ public final class GroupCommitService extends ServiceThread {
     }
 
     /**
-     * Waits (asynchronously) until everything below {@code nextOffset} is on disk.
+     * Waits (asynchronously) until everything below {@code nextOffset} is on disk. Asked on an I/O thread during a
+     * {@link ReadBatch}, the force is left to the end of the thread's turn (see {@link TurnForce}); otherwise this
+     * service's thread forces.
      *
      * @return completes with true when forced, false when the timeout passed first
      */
