@@ -32,9 +32,11 @@ import org.slf4j.LoggerFactory;
  * A consumer: pops messages of its group from the broker into a small buffer and hands them out through
  * {@code receive} or, on the session's delivery thread, to its message listener (Jakarta Messaging 3.1, 8).
  *
- * <p><b>Fetching.</b> A synchronous consumer pops only while a {@code receive} waits (up to {@code pullBatchSize}
- * messages, at most 32, long-polling for the rest of the receive's timeout) and cancels the pop when the receive
- * times out, so an idle consumer holds no messages other consumers could have. A consumer with a listener keeps
+ * <p><b>Fetching.</b> A synchronous consumer pops while a {@code receive} waits (up to its prefetch window of
+ * messages, long-polling at the broker until shortly before the receive's timeout ends, so that an idle consumer
+ * holds no messages other consumers could have), and tops its buffer up once half of it is taken. A pop that
+ * answers after its receive gave up still fills the buffer: giving its messages back could let a later pop overtake
+ * them. A consumer with a listener keeps
  * one long-polling pop running while the connection is started and its buffer is at most half full. Popped
  * messages are leased; the lease is renewed while they are held, and messages still buffered when the consumer
  * closes (or the session recovers) are given back without counting a delivery.
@@ -52,6 +54,11 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
     static final long LISTENER_POLL_MILLIS = 15_000;
     /** Longest single pop of a waiting receive; the receive pops again if it waits longer. */
     private static final long RECEIVE_POLL_MILLIS = 15_000;
+    /**
+     * How much sooner than a timed receive's end its pop stops waiting at the broker, so that the answer is in before
+     * the receive gives up (an answer that comes later is kept, see {@link #take}).
+     */
+    private static final long RECEIVE_POLL_MARGIN_MILLIS = 20;
     /** How long a consumer waits before it pops again after a failed pop. */
     private static final long RETRY_MILLIS = 1_000;
     /** How long a consumer of a destination that does not exist yet waits before it looks again. */
@@ -223,7 +230,8 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
                 }
                 long left = timeout > 0 ? deadline - System.nanoTime() : Long.MAX_VALUE;
                 if (left <= 0) {
-                    cancelPop();
+                    // A pop still out is left to answer into the buffer, where the next receive finds its messages
+                    // first. Cancelled, it would give them back, and a later pop could overtake them: out of order.
                     return null;
                 }
                 if (noWait) {
@@ -235,7 +243,15 @@ public class WharfMessageConsumer implements MessageConsumer, QueueReceiver, Top
                         popped = true;
                     }
                 } else if (started && pop == null) {
-                    fetch(Math.min(TimeUnit.NANOSECONDS.toMillis(left), RECEIVE_POLL_MILLIS));
+                    long leftMillis = TimeUnit.NANOSECONDS.toMillis(left);
+                    if (timeout <= 0) {
+                        fetch(RECEIVE_POLL_MILLIS);
+                    } else if (leftMillis > RECEIVE_POLL_MARGIN_MILLIS) {
+                        fetch(Math.min(leftMillis - RECEIVE_POLL_MARGIN_MILLIS, RECEIVE_POLL_MILLIS));
+                    } else if (!popped) {
+                        fetch(0); // a short receive looks once without waiting at the broker
+                        popped = true;
+                    }
                 }
                 if (started && !buffer.isEmpty()) {
                     // the pop was answered at once, on this thread: its signal came before any wait
