@@ -28,12 +28,15 @@ final class InvokeSupport {
     private final Semaphore onewayPermits;
     private final int asyncPermitCount;
     private final int onewayPermitCount;
+    private final long syncSpinNanos;
     /** Write failures come with every response of a failing connection: rate-limited per endpoint. */
     private volatile RequestObserver requestObserver = RequestObserver.NONE;
     private final RateLimitedLog writeWarnings =
             RateLimitedLog.of(LoggerFactory.getLogger(NettyRemotingChannel.class));
 
-    InvokeSupport(String name, NettyEndpointConfig config) {
+    /** @param syncSpinMicros how long a synchronous caller may spin for its answer (see {@link SyncWait}) */
+    InvokeSupport(String name, NettyEndpointConfig config, long syncSpinMicros) {
+        this.syncSpinNanos = syncSpinMicros * 1000;
         this.timer = new HashedWheelTimer(RemotingExecutors.threadFactory(name + "-timer"), TICK_MILLIS,
                 TimeUnit.MILLISECONDS, 512);
         // Unbounded queue: its length is bounded by the requests in flight, which the semaphores bound.
@@ -45,6 +48,10 @@ final class InvokeSupport {
         this.onewayPermitCount = config.getOnewaySemaphoreValue();
         this.asyncPermits = new Semaphore(asyncPermitCount);
         this.onewayPermits = new Semaphore(onewayPermitCount);
+    }
+
+    long syncSpinNanos() {
+        return syncSpinNanos;
     }
 
     /** The endpoint's limiter for write-failure lines of its connections. */

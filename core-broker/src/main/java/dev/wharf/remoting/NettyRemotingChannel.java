@@ -45,6 +45,8 @@ final class NettyRemotingChannel implements RemotingChannel {
      * unsigned; see {@link RequestSigner#openSession}.
      */
     private volatile boolean session;
+    /** How long this connection's last synchronous call took; racy by design, it only steers {@link SyncWait}. */
+    private volatile long previousAnswerNanos;
 
     private NettyRemotingChannel(Channel channel, InvokeSupport invoke) {
         this.channel = channel;
@@ -161,13 +163,19 @@ final class NettyRemotingChannel implements RemotingChannel {
                     + "a response that thread has to read; use invokeAsync, or call from a processor's executor");
         }
         PendingRequest call = send(request, timeoutMillis, callerTimeout, null, null);
+        long sent = System.nanoTime();
+        SyncWait.enter();
         try {
+            SyncWait.spin(call.future(), invoke.syncSpinNanos(), previousAnswerNanos);
             return call.future().get(timeoutMillis + SYNC_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw asRemotingException(e.getCause(), request);
         } catch (TimeoutException e) {
             expire(call);
             throw new RemotingTimeoutException(remoteAddress(), RequestCode.NAMES.describe(request.code()), callerTimeout);
+        } finally {
+            SyncWait.leave();
+            previousAnswerNanos = System.nanoTime() - sent;
         }
     }
 

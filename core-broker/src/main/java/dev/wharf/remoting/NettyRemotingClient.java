@@ -102,7 +102,7 @@ public final class NettyRemotingClient {
             throw new IllegalStateException("a remoting client can be started once; this one is " + state);
         }
         Transport transport = Transport.select(config.isUseEpoll());
-        invoke = new InvokeSupport(NAME, config);
+        invoke = new InvokeSupport(NAME, config, config.getSyncSpinMicros());
         ioGroup = transport.newEventLoopGroup(config.getSelectorThreads(), NAME + "-io");
         bootstrap = new Bootstrap()
                 .group(ioGroup)

@@ -112,7 +112,8 @@ public final class NettyRemotingServer {
         frameBudget = new PartialFrameBudget(config.getMaxPartialFrameBytes(), "maxPartialFrameBytes",
                 RateLimitedLog.of(log));
         Transport transport = Transport.select(config.isUseEpoll());
-        invoke = new InvokeSupport(NAME, config);
+        // The server's own synchronous calls (to clients) never spin: its cores belong to the requests it serves.
+        invoke = new InvokeSupport(NAME, config, 0);
         invoke.setRequestObserver(requestObserver);
         bossGroup = transport.newEventLoopGroup(1, NAME + "-boss");
         ioGroup = transport.newEventLoopGroup(config.getSelectorThreads(), NAME + "-io");

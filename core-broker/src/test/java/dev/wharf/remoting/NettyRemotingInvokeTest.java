@@ -50,6 +50,10 @@ class NettyRemotingInvokeTest {
     private String address;
 
     private void start(boolean useEpoll) {
+        start(useEpoll, new NettyClientConfig().getSyncSpinMicros());
+    }
+
+    private void start(boolean useEpoll, int syncSpinMicros) {
         NettyServerConfig serverConfig = new NettyServerConfig();
         serverConfig.setListenPort(0);
         serverConfig.setUseEpoll(useEpoll);
@@ -79,6 +83,7 @@ class NettyRemotingInvokeTest {
 
         NettyClientConfig clientConfig = new NettyClientConfig();
         clientConfig.setUseEpoll(useEpoll);
+        clientConfig.setSyncSpinMicros(syncSpinMicros);
         client = new NettyRemotingClient(clientConfig);
         client.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE, (channel, request) ->
                 RemotingCommand.createResponse(ResponseCode.TRANSACTION_SHOULD_COMMIT, "commit " + request.ext("msgId")),
@@ -121,6 +126,24 @@ class NettyRemotingInvokeTest {
         assertThat(response.remark()).isEqualTo("hello");
         assertThat(new String(response.body(), StandardCharsets.UTF_8)).isEqualTo("hello");
         assertThat(response.ext("from")).startsWith("127.0.0.1:");
+    }
+
+    /** Whether a lone caller spins for its answer changes when it sees it, never what it sees or its timeout. */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 100_000})
+    void syncCallsGetTheirAnswersAndTimeOutWhetherTheCallerSpinsOrParks(int syncSpinMicros) throws Exception {
+        stopEndpoints();
+        start(true, syncSpinMicros);
+        for (int i = 0; i < 200; i++) {
+            RemotingCommand request = echo("n" + i);
+            RemotingCommand response = client.invokeSync(address, request, 3000);
+            assertThat(response.opaque()).isEqualTo(request.opaque());
+            assertThat(response.remark()).isEqualTo("n" + i);
+        }
+        // a budget of 100 ms spins past a 50 ms timeout only until the timer fails the call
+        assertThatThrownBy(() -> client.invokeSync(address, RemotingCommand.createRequest(SILENT), 50))
+                .isInstanceOf(RemotingTimeoutException.class);
+        assertThat(client.invokeSync(address, echo("after"), 3000).remark()).isEqualTo("after");
     }
 
     @Test
