@@ -164,9 +164,9 @@ final class NettyRemotingChannel implements RemotingChannel {
         }
         PendingRequest call = send(request, timeoutMillis, callerTimeout, null, null);
         long sent = System.nanoTime();
-        SyncWait.enter();
+        SyncWait.JVM.enter();
         try {
-            SyncWait.spin(call.future(), invoke.syncSpinNanos(), previousAnswerNanos);
+            SyncWait.JVM.spin(call.future(), invoke.syncSpinNanos(), previousAnswerNanos);
             return call.future().get(timeoutMillis + SYNC_GRACE_MILLIS, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw asRemotingException(e.getCause(), request);
@@ -174,7 +174,7 @@ final class NettyRemotingChannel implements RemotingChannel {
             expire(call);
             throw new RemotingTimeoutException(remoteAddress(), RequestCode.NAMES.describe(request.code()), callerTimeout);
         } finally {
-            SyncWait.leave();
+            SyncWait.JVM.leave();
             previousAnswerNanos = System.nanoTime() - sent;
         }
     }

@@ -8,28 +8,32 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and on a loopback or LAN round trip of a few hundred microseconds that wake-up is a large share of the call; a
  * caller that spins sees the answer the moment it is read. Spinning takes a core, so it is rationed:
  * <ul>
- *   <li>only the JVM's one waiting caller spins; a second waiter stops it, because then the cores have work and
- *       the spinner would take CPU from the I/O threads that answer both;</li>
+ *   <li>only one waiting caller spins ({@link #JVM} counts every synchronous caller of the JVM); a second waiter
+ *       stops it, because then the cores have work and the spinner would take CPU from the I/O threads that answer
+ *       both;</li>
  *   <li>only on machines with more than one core (on one core the spinner holds up the thread it waits for);</li>
  *   <li>only on connections whose previous answer came within the budget, so a slow peer costs no CPU.</li>
  * </ul>
  */
 final class SyncWait {
 
-    /** Synchronous callers of this JVM waiting for an answer. */
-    private static final AtomicInteger WAITING = new AtomicInteger();
-    private static final boolean SEVERAL_CORES = Runtime.getRuntime().availableProcessors() > 1;
+    /** The synchronous callers of this JVM. */
+    static final SyncWait JVM = new SyncWait(Runtime.getRuntime().availableProcessors() > 1);
 
-    private SyncWait() {
+    private final AtomicInteger waiting = new AtomicInteger();
+    private final boolean severalCores;
+
+    SyncWait(boolean severalCores) {
+        this.severalCores = severalCores;
     }
 
-    /** Counts the caller in; every call must be matched by one {@link #leave()}. */
-    static void enter() {
-        WAITING.incrementAndGet();
+    /** Counts a caller in; every call must be matched by one {@link #leave()}. */
+    void enter() {
+        waiting.incrementAndGet();
     }
 
-    static void leave() {
-        WAITING.decrementAndGet();
+    void leave() {
+        waiting.decrementAndGet();
     }
 
     /**
@@ -37,12 +41,12 @@ final class SyncWait {
      *
      * @param previousNanos how long the connection's previous answer took; no spin if over the budget
      */
-    static void spin(CompletableFuture<?> answer, long budgetNanos, long previousNanos) {
-        if (budgetNanos <= 0 || previousNanos > budgetNanos || !SEVERAL_CORES) {
+    void spin(CompletableFuture<?> answer, long budgetNanos, long previousNanos) {
+        if (budgetNanos <= 0 || previousNanos > budgetNanos || !severalCores) {
             return;
         }
         long deadline = System.nanoTime() + budgetNanos;
-        while (!answer.isDone() && WAITING.get() == 1 && System.nanoTime() - deadline < 0) {
+        while (!answer.isDone() && waiting.get() == 1 && System.nanoTime() - deadline < 0) {
             Thread.onSpinWait();
         }
     }

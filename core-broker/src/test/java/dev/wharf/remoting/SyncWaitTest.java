@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The spin of a synchronous caller: it ends when the answer is there, and does not start, or stops, when spinning
- * cannot pay (no budget, a slow connection, another waiter). Budgets here are far longer than the test's time limit,
- * so a spin that ignored its stop conditions fails the test instead of passing by running out.
+ * cannot pay (no budget, a slow connection, another waiter, one core). Budgets here are far longer than the test's
+ * time limit, so a spin that ignored its stop conditions fails the test instead of passing by running out. Each test
+ * counts its own callers, so synchronous calls elsewhere in the JVM cannot change what it sees.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class SyncWaitTest {
@@ -32,42 +33,47 @@ class SyncWaitTest {
             answer.complete("ok");
         });
         answerer.start();
-        SyncWait.enter();
+        SyncWait callers = new SyncWait(true);
+        callers.enter();
         try {
             spinning.countDown();
-            SyncWait.spin(answer, HOUR_NANOS, 0);
+            callers.spin(answer, HOUR_NANOS, 0);
         } finally {
-            SyncWait.leave();
+            callers.leave();
         }
-        if (Runtime.getRuntime().availableProcessors() > 1) {
-            assertThat(answer).isCompletedWithValue("ok");
-        }
+        assertThat(answer).isCompletedWithValue("ok");
         answerer.join();
     }
 
     @Test
     void aSecondWaiterStopsTheSpin() {
         CompletableFuture<String> never = new CompletableFuture<>();
-        SyncWait.enter();
-        SyncWait.enter();
+        SyncWait callers = new SyncWait(true);
+        callers.enter();
+        callers.enter();
         try {
-            SyncWait.spin(never, HOUR_NANOS, 0);
+            callers.spin(never, HOUR_NANOS, 0);
         } finally {
-            SyncWait.leave();
-            SyncWait.leave();
+            callers.leave();
+            callers.leave();
         }
         assertThat(never).isNotDone();
     }
 
     @Test
-    void noBudgetOrASlowConnectionDoesNotSpin() {
+    void noBudgetASlowConnectionOrOneCoreDoesNotSpin() {
         CompletableFuture<String> never = new CompletableFuture<>();
-        SyncWait.enter();
+        SyncWait callers = new SyncWait(true);
+        SyncWait oneCore = new SyncWait(false);
+        callers.enter();
+        oneCore.enter();
         try {
-            SyncWait.spin(never, 0, 0);
-            SyncWait.spin(never, HOUR_NANOS, HOUR_NANOS + 1);
+            callers.spin(never, 0, 0);
+            callers.spin(never, HOUR_NANOS, HOUR_NANOS + 1);
+            oneCore.spin(never, HOUR_NANOS, 0);
         } finally {
-            SyncWait.leave();
+            callers.leave();
+            oneCore.leave();
         }
         assertThat(never).isNotDone();
     }
