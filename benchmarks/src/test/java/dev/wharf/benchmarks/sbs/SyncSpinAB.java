@@ -15,7 +15,7 @@ import java.util.Locale;
  * store and machine moments. Every round opens new connections, and with them new clients that read the value.
  *
  * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dexec.classpathScope=test
- * -Dbenchmark.main=dev.wharf.benchmarks.sbs.SyncSpinAB -Dexec.args="--provider wharf-async --spin 0,500
+ * -Dbenchmark.main=dev.wharf.benchmarks.sbs.SyncSpinAB -Dexec.args="--provider wharf-async --spin 0,1000
  * --workloads send1,send4 --seconds 4 --rounds 5"}.
  */
 public final class SyncSpinAB {
@@ -28,7 +28,7 @@ public final class SyncSpinAB {
                 .setLevel(ch.qos.logback.classic.Level.WARN);
         BenchArgs a = BenchArgs.parse(args, List.of("--provider", "--spin", "--workloads", "--seconds", "--rounds",
                 "--size"));
-        String[] spins = a.text("--spin", "0,500").split(",");
+        String[] spins = a.text("--spin", "0,1000").split(",");
         String[] workloadNames = a.text("--workloads", "send1,send4").split(",");
         double seconds = a.decimal("--seconds", 4);
         int rounds = a.integer("--rounds", 5);
