@@ -23,8 +23,8 @@ public class SampleListeners {
     /** Per order, the steps fulfilment saw, in the order it saw them. */
     final Map<Long, List<String>> steps = new ConcurrentHashMap<>();
     final AtomicInteger outOfOrder = new AtomicInteger();
-    /** This instance's price cache: every update of the run. */
-    final Map<String, Long> prices = new ConcurrentHashMap<>();
+    /** This instance's price cache: per item, the newest update of the run. */
+    final Map<String, PriceUpdate> prices = new ConcurrentHashMap<>();
     final AtomicInteger cacheUpdates = new AtomicInteger();
     /** The updates this instance audited (its share). */
     final List<PriceUpdate> audited = new CopyOnWriteArrayList<>();
@@ -50,7 +50,8 @@ public class SampleListeners {
             messageModel = MessageModel.BROADCASTING)
     void onPriceForCache(PriceUpdate update) {
         if (update.run().equals(run)) {
-            prices.put(update.item(), update.cents());
+            // consumed concurrently, so an older update can arrive after a newer one: keep the newer
+            prices.merge(update.item(), update, (held, got) -> got.version() > held.version() ? got : held);
             cacheUpdates.incrementAndGet();
         }
     }

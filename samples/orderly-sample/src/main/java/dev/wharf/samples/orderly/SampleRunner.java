@@ -86,7 +86,7 @@ class SampleRunner implements CommandLineRunner, ExitCodeGenerator {
 
             sendSteps();
             for (int i = 0; i < priceUpdates; i++) {
-                wharf.syncSend("price-updates", new PriceUpdate(ITEMS[i % ITEMS.length], 1_000 + i, run));
+                wharf.syncSend("price-updates", new PriceUpdate(ITEMS[i % ITEMS.length], 1_000 + i, i, run));
             }
             int steps = orders * Step.ORDER.size();
             await(deadline, () -> stepCount(listeners) + stepCount(other) >= steps
@@ -156,10 +156,11 @@ class SampleRunner implements CommandLineRunner, ExitCodeGenerator {
                 + String.join(" > ", Step.ORDER) + " in order; instance 1 handled " + first.steps.size()
                 + " orders, instance 2 " + second.steps.size() + ", " + onBoth.size() + " on both",
                 inOrder == orders && outOfOrder == 0 && onBoth.isEmpty()));
+        boolean sameCache = first.prices.equals(second.prices);
         out.add(new Check("BROADCASTING price cache", "instance 1 got " + first.cacheUpdates.get()
-                + " updates, instance 2 " + second.cacheUpdates.get() + " (each all " + priceUpdates + ")",
-                first.cacheUpdates.get() == priceUpdates && second.cacheUpdates.get() == priceUpdates
-                        && first.prices.equals(second.prices)));
+                + " updates, instance 2 " + second.cacheUpdates.get() + " (each all " + priceUpdates + ")"
+                + (sameCache ? "" : "; the caches differ: " + first.prices + " against " + second.prices),
+                first.cacheUpdates.get() == priceUpdates && second.cacheUpdates.get() == priceUpdates && sameCache));
         int audited = first.audited.size() + second.audited.size();
         out.add(new Check("CLUSTERING price audit", "instance 1 audited " + first.audited.size()
                 + ", instance 2 " + second.audited.size() + " (together " + audited + " of " + priceUpdates + ")",
