@@ -237,6 +237,11 @@ public final class AckService {
             mutations.incrementAndGet();
             outcome.logged(CompletableFuture.allOf(logged.toArray(new CompletableFuture<?>[0])));
         }
+        if (outcome.count() > 0 && owner != null && !owner.isActive()) {
+            // the connection closed while this pop ran (a long poll answered as its client shut down): the close
+            // already ended the leases it held, not these, which would otherwise stay until they expire
+            channelClosed(owner);
+        }
         return outcome;
     }
 

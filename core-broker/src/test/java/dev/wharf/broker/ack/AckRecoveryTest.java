@@ -12,7 +12,9 @@ import dev.wharf.common.message.MessageDecoder;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.protocol.body.AckStats;
 import dev.wharf.protocol.body.ConsumerModel.ExpressionType;
+import dev.wharf.protocol.RemotingCommand;
 import dev.wharf.protocol.header.AckHeaders.InitMode;
+import dev.wharf.remoting.RemotingChannel;
 import dev.wharf.store.DefaultMessageStore;
 import dev.wharf.store.MessageToStore;
 import dev.wharf.store.MessageStoreConfig;
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The snapshot plus the ack log rebuild exactly the state a service had, also when the service never wrote a
- * final snapshot (a crash) and when replay starts far below what the snapshot already holds.
+ * final snapshot (a crash) and when replay starts far below what the snapshot already holds; and leases given to a
+ * connection that is gone come back without waiting for their end.
  */
 class AckRecoveryTest {
 
@@ -88,8 +92,12 @@ class AckRecoveryTest {
     }
 
     private static List<Long> pop(AckService service, int max) {
+        return pop(service, max, null);
+    }
+
+    private static List<Long> pop(AckService service, int max, RemotingChannel owner) {
         PopOutcome outcome = service.pop(new PopCommand(GROUP, TOPIC, 0, 1, max, 600_000,
-                service.compile(ExpressionType.TAG, "*"), InitMode.EARLIEST, false, null), null);
+                service.compile(ExpressionType.TAG, "*"), InitMode.EARLIEST, false, null), owner);
         List<Long> offsets = new ArrayList<>();
         for (ByteBuffer body : outcome.bodies()) {
             MessageExt msg = MessageDecoder.decode(body.duplicate(), false, false);
@@ -155,5 +163,80 @@ class AckRecoveryTest {
         AckStateDocument doc = file.load();
         file.persist(new AckStateDocument(doc.version(), 0, doc.groups())); // replay the whole log on top
         assertThat(view(service())).isEqualTo(expected);
+    }
+
+    /**
+     * A long poll answered just as its client's connection closed leases to a channel whose close was already
+     * handled: those leases end at once (with the delivery counted), not after the 10-minute lease.
+     */
+    @Test
+    void aPopForAConnectionThatAlreadyClosedGivesItsMessagesBack() throws Exception {
+        AckService service = service(); // leases are scanned hourly here: only the pop itself can return them
+        assertThat(pop(service, 3, new ClosedChannel())).containsExactly(0L, 1L, 2L);
+        await().atMost(Duration.ofSeconds(10)).until(() -> service.stats(GROUP, null).queues().get(0).inFlight() == 0);
+        assertThat(pop(service, 3)).containsExactly(0L, 1L, 2L);
+        assertThat(view(service).subList(0, 3)).containsExactly("0:2", "1:2", "2:2");
+    }
+
+    /** The server side of a connection that has closed. */
+    private static final class ClosedChannel implements RemotingChannel {
+
+        @Override
+        public String remoteAddress() {
+            return "127.0.0.1:1";
+        }
+
+        @Override
+        public String localAddress() {
+            return "127.0.0.1:2";
+        }
+
+        @Override
+        public boolean isActive() {
+            return false;
+        }
+
+        @Override
+        public boolean isWritable() {
+            return false;
+        }
+
+        @Override
+        public void writeResponse(RemotingCommand response) {
+            throw new AssertionError("nothing is written to a closed connection");
+        }
+
+        @Override
+        public RemotingCommand invokeSync(RemotingCommand request, long timeoutMillis) {
+            throw new AssertionError("nothing is sent over a closed connection");
+        }
+
+        @Override
+        public CompletableFuture<RemotingCommand> invokeAsync(RemotingCommand request, long timeoutMillis) {
+            throw new AssertionError("nothing is sent over a closed connection");
+        }
+
+        @Override
+        public void invokeOneway(RemotingCommand request) {
+            throw new AssertionError("nothing is sent over a closed connection");
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public boolean isEncrypted() {
+            return false;
+        }
+
+        @Override
+        public Object guardState() {
+            return null;
+        }
+
+        @Override
+        public void setGuardState(Object state) {
+        }
     }
 }

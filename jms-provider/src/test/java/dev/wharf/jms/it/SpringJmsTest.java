@@ -68,8 +68,9 @@ class SpringJmsTest {
             JmsTemplate template = new JmsTemplate(factory);
             template.convertAndSend(queue, "fail once");
             template.convertAndSend(queue, "fine");
+            // untilAsserted: a timeout shows what the listener did see
             await().atMost(Duration.ofSeconds(20))
-                    .until(() -> seen.contains("fail once(again)") && seen.contains("fine"));
+                    .untilAsserted(() -> assertThat(List.copyOf(seen)).contains("fail once(again)", "fine"));
             assertThat(seen).containsOnlyOnce("fine");
         } finally {
             container.shutdown();
