@@ -15,7 +15,8 @@ import java.util.Locale;
 /**
  * The side-by-side {@code send4} workload (four blocking JMS producers, persistent messages) against a SYNC_FLUSH
  * broker on loopback, once per {@code --gather} value (microseconds of {@code groupCommitGatherMicros}), alternating
- * for {@code --rounds} rounds, counting the store's puts and forces. Puts per force is a count, so it reads on a
+ * for {@code --rounds} rounds, counting the store's puts and forces and what the disk wrote per put (from Linux's
+ * block-device statistics: the whole machine's writes, journal included). Puts per force is a count, so it reads on a
  * machine too busy for throughput to mean much; it still depends on the round trips fitting in the window.
  *
  * <p>Run: {@code mvn -q -pl benchmarks -am test-compile exec:java -Dexec.classpathScope=test
@@ -54,12 +55,16 @@ public final class ForcesPerPut {
                     StoreStats stats = broker.store().stats();
                     long puts0 = stats.putMessageCount();
                     long forces0 = stats.flushCount();
+                    long disk0 = DiskWrites.bytesWritten();
                     Workloads.Count c = workloads.send(cf, "forces." + r, seconds, producers, false);
+                    long disk = DiskWrites.bytesWritten() - disk0;
                     long puts = stats.putMessageCount() - puts0;
                     long forces = stats.flushCount() - forces0;
                     System.out.printf(Locale.ROOT, "RESULT r%d gather=%s %.0f msgs/s, %d puts, %d forces, %.2f puts per"
-                            + " force, load average %.1f%n", r, gather.trim(), c.perSecond(), puts, forces,
-                            forces == 0 ? 0 : (double) puts / forces, SideBySide.loadAverage());
+                            + " force, %s, load average %.1f%n", r, gather.trim(), c.perSecond(), puts, forces,
+                            forces == 0 ? 0 : (double) puts / forces, disk0 < 0 || puts == 0 ? "disk writes unknown"
+                                    : String.format(Locale.ROOT, "%.1f KB written to disk per put", disk / 1024.0 / puts),
+                            SideBySide.loadAverage());
                 } finally {
                     broker.shutdown();
                     nameServer.shutdown();

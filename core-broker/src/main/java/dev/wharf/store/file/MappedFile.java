@@ -52,6 +52,8 @@ public final class MappedFile extends ReferenceResource {
     private int reserveStep;
     /** Whether zero-filling above the write position is forced to disk before records follow it (set by the owner). */
     private boolean durableZeroFill;
+    /** Bytes per write when zero-filling a reservation (see {@link #setPageSizedFill}). */
+    private int fillChunk = FILL_CHUNK;
     /** Whether the file did not exist before this object created it (nothing of an earlier run can be in it). */
     private final boolean createdEmpty;
 
@@ -335,6 +337,17 @@ public final class MappedFile extends ReferenceResource {
     }
 
     /**
+     * Zero-fills reservations a page per write instead of a megabyte. Linux (ext4 since large folios, measured on
+     * 6.18) keeps a file's page cache in units as large as the writes that created them, a mapped write dirties the
+     * whole unit, and a force writes whole units back: a file forced a record at a time (the commit log under
+     * SYNC_FLUSH) would write its step, up to a megabyte, at every force instead of one page. Call before the first
+     * append.
+     */
+    public void setPageSizedFill(boolean pageSized) {
+        this.fillChunk = pageSized ? OS_PAGE_SIZE : FILL_CHUNK;
+    }
+
+    /**
      * Makes sure the file system has given blocks to every byte below {@code position} plus one page (the page
      * after the last record is read by recovery), so that writing or reading them through the mapping can never
      * fault (SIGBUS, seen by Java as an {@link InternalError}) when the disk fills up. A sparse file has no blocks
@@ -409,7 +422,7 @@ public final class MappedFile extends ReferenceResource {
         ByteBuffer copy = keepContent ? ByteBuffer.allocate(Math.min(FILL_CHUNK, to - from)) : null;
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             for (long pos = from; pos < to;) {
-                int length = (int) Math.min(FILL_CHUNK, to - pos);
+                int length = (int) Math.min(keepContent ? FILL_CHUNK : fillChunk, to - pos);
                 ByteBuffer chunk;
                 if (keepContent) {
                     chunk = copy.clear().limit(length);

@@ -42,6 +42,7 @@ public final class MappedFileQueue {
     private volatile int reserveStep;
     private volatile String lastCreateFailure;
     private volatile boolean durableZeroFill;
+    private volatile boolean pageSizedFill;
     /** Whether {@link #load()} keeps files shorter than the file size (see {@link #setAcceptShortFiles}). */
     private volatile boolean acceptShortFiles;
     private final List<ShortFile> shortFiles = new CopyOnWriteArrayList<>();
@@ -74,6 +75,11 @@ public final class MappedFileQueue {
         this.durableZeroFill = durableZeroFill;
     }
 
+    /** Zero-fills every file's reservations a page per write (see {@link MappedFile#setPageSizedFill}). */
+    public void setPageSizedFill(boolean pageSized) {
+        this.pageSizedFill = pageSized;
+    }
+
     /** The reserve step set by {@link #setReserveStep}, 0 when files are reserved whole. */
     public int getReserveStep() {
         return reserveStep;
@@ -83,6 +89,7 @@ public final class MappedFileQueue {
         if (reserveStep > 0) {
             file.setReserveStep(reserveStep, durableZeroFill);
         }
+        file.setPageSizedFill(pageSizedFill);
         return file;
     }
 

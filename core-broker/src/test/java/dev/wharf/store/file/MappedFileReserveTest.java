@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Reserving disk blocks ahead of mapped writes, and zeroing only what a truncation needs. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -45,10 +47,13 @@ class MappedFileReserveTest {
 
     /**
      * After a truncation only one step is zeroed; bytes an earlier run left further on are zeroed by the
-     * reservations before records reach them, so no stale byte ever follows the last record written.
+     * reservations before records reach them, so no stale byte ever follows the last record written. The same
+     * with the zeros written a megabyte or a page at a time.
      */
-    @Test
-    void truncationZeroesOneStepAndReservationsZeroTheRestBeforeTheWriterGetsThere() throws IOException {
+    @ParameterizedTest(name = "pageSizedFill = {0}")
+    @ValueSource(booleans = {false, true})
+    void truncationZeroesOneStepAndReservationsZeroTheRestBeforeTheWriterGetsThere(boolean pageSizedFill)
+            throws IOException {
         Path path = dir.resolve(MappedFile.fileName(0));
         MappedFile first = new MappedFile(path, 32 * PAGE);
         byte[] ones = new byte[20 * PAGE];
@@ -60,6 +65,7 @@ class MappedFileReserveTest {
         MappedFile file = new MappedFile(path, 32 * PAGE); // as a restart loads it
         try {
             file.setReserveStep(4 * PAGE, true);
+            file.setPageSizedFill(pageSizedFill);
             int cut = 1000;
             file.setWrotePosition(cut);
             file.zeroFrom(cut);
@@ -98,14 +104,19 @@ class MappedFileReserveTest {
         }
     }
 
-    /** On a real full file system a reservation fails as an IOException and nothing is appended. */
-    @Test
+    /**
+     * On a real full file system a reservation fails as an IOException and nothing is appended, also when the
+     * disk fills in the middle of a step filled a page at a time.
+     */
+    @ParameterizedTest(name = "pageSizedFill = {0}")
+    @ValueSource(booleans = {false, true})
     @EnabledOnOs(OS.LINUX)
-    void aFullFileSystemRefusesTheReservationNotTheMappedWrite() throws Exception {
+    void aFullFileSystemRefusesTheReservationNotTheMappedWrite(boolean pageSizedFill) throws Exception {
         try (TmpfsMount disk = TmpfsMount.mount(dir.resolve("disk"), 2)) {
             MappedFile file = new MappedFile(disk.dir().resolve(MappedFile.fileName(0)), 4 * 1024 * 1024);
             try {
                 file.setReserveStep(64 * PAGE, false);
+                file.setPageSizedFill(pageSizedFill);
                 assertThat(file.append(ByteBuffer.allocate(PAGE))).isTrue();
                 disk.fill();
                 int appended = 0;
