@@ -117,8 +117,7 @@ public final class DefaultMessageStore implements ReplicableStore {
         commitLog.mappedFileQueue().setWarmNewFiles(config.isWarmMapedFileEnable());
         this.diskSpace = new DiskSpaceGuard(root, config.getDiskSpaceWarningLevelRatio(), health);
         commitLog.setSpaceGuard(config.preallocateStepCommitLog(), diskSpace, health);
-        // forced a few records at a time, the log must not sit in page-cache units larger than a page
-        commitLog.mappedFileQueue().setPageSizedFill(config.getFlushDiskType() == FlushDiskType.SYNC_FLUSH);
+        commitLog.mappedFileQueue().setForcedPerRecord(config.getFlushDiskType() == FlushDiskType.SYNC_FLUSH);
         this.consumeQueues = new ConsumeQueueStore(root.resolve("consumequeue"), config.getMappedFileSizeConsumeQueue(),
                 config.getMaxMappedConsumeQueues(), config.getConsumeQueueIdleUnmapMillis());
         this.index = new IndexService(root.resolve("index"), config.getMaxHashSlotNum(), config.getMaxIndexNum());

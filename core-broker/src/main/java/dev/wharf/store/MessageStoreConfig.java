@@ -85,9 +85,9 @@ public final class MessageStoreConfig {
      * Bytes of disk a commit-log file is given at a time ahead of the writer (zeros written through a channel), so
      * a write through the mapping never meets a full disk; a put that needs a step the disk cannot give is refused
      * as "disk full". The file size or more reserves whole files at creation. 0 (the default) chooses by the flush
-     * mode: 64 KiB under SYNC_FLUSH, where small steps keep forces fast (on ext4 a force of a few bytes inside a
-     * freshly zero-filled megabyte costs milliseconds, the file system writes out the step's blocks with it; inside
-     * 64 KiB a few hundred microseconds), and 4 MiB under ASYNC_FLUSH, where fewer steps cost less.
+     * mode: 64 KiB under SYNC_FLUSH, where each step is written a page at a time and forced before records follow
+     * it (so a record's force writes its page and no file-system metadata) and the writer waits for that, so steps
+     * stay small; 4 MiB under ASYNC_FLUSH, where fewer steps cost less.
      */
     private int preallocateStepCommitLog = 0;
 

@@ -42,7 +42,7 @@ public final class MappedFileQueue {
     private volatile int reserveStep;
     private volatile String lastCreateFailure;
     private volatile boolean durableZeroFill;
-    private volatile boolean pageSizedFill;
+    private volatile boolean forcedPerRecord;
     /** Whether {@link #load()} keeps files shorter than the file size (see {@link #setAcceptShortFiles}). */
     private volatile boolean acceptShortFiles;
     private final List<ShortFile> shortFiles = new CopyOnWriteArrayList<>();
@@ -75,9 +75,9 @@ public final class MappedFileQueue {
         this.durableZeroFill = durableZeroFill;
     }
 
-    /** Zero-fills every file's reservations a page per write (see {@link MappedFile#setPageSizedFill}). */
-    public void setPageSizedFill(boolean pageSized) {
-        this.pageSizedFill = pageSized;
+    /** Prepares every file's reservations for forces of single records (see {@link MappedFile#setForcedPerRecord}). */
+    public void setForcedPerRecord(boolean forcedPerRecord) {
+        this.forcedPerRecord = forcedPerRecord;
     }
 
     /** The reserve step set by {@link #setReserveStep}, 0 when files are reserved whole. */
@@ -89,7 +89,7 @@ public final class MappedFileQueue {
         if (reserveStep > 0) {
             file.setReserveStep(reserveStep, durableZeroFill);
         }
-        file.setPageSizedFill(pageSizedFill);
+        file.setForcedPerRecord(forcedPerRecord);
         return file;
     }
 

@@ -48,11 +48,11 @@ class MappedFileReserveTest {
     /**
      * After a truncation only one step is zeroed; bytes an earlier run left further on are zeroed by the
      * reservations before records reach them, so no stale byte ever follows the last record written. The same
-     * with the zeros written a megabyte or a page at a time.
+     * with reservations prepared for forces of single records.
      */
-    @ParameterizedTest(name = "pageSizedFill = {0}")
+    @ParameterizedTest(name = "forcedPerRecord = {0}")
     @ValueSource(booleans = {false, true})
-    void truncationZeroesOneStepAndReservationsZeroTheRestBeforeTheWriterGetsThere(boolean pageSizedFill)
+    void truncationZeroesOneStepAndReservationsZeroTheRestBeforeTheWriterGetsThere(boolean forcedPerRecord)
             throws IOException {
         Path path = dir.resolve(MappedFile.fileName(0));
         MappedFile first = new MappedFile(path, 32 * PAGE);
@@ -65,7 +65,7 @@ class MappedFileReserveTest {
         MappedFile file = new MappedFile(path, 32 * PAGE); // as a restart loads it
         try {
             file.setReserveStep(4 * PAGE, true);
-            file.setPageSizedFill(pageSizedFill);
+            file.setForcedPerRecord(forcedPerRecord);
             int cut = 1000;
             file.setWrotePosition(cut);
             file.zeroFrom(cut);
@@ -108,15 +108,15 @@ class MappedFileReserveTest {
      * On a real full file system a reservation fails as an IOException and nothing is appended, also when the
      * disk fills in the middle of a step filled a page at a time.
      */
-    @ParameterizedTest(name = "pageSizedFill = {0}")
+    @ParameterizedTest(name = "forcedPerRecord = {0}")
     @ValueSource(booleans = {false, true})
     @EnabledOnOs(OS.LINUX)
-    void aFullFileSystemRefusesTheReservationNotTheMappedWrite(boolean pageSizedFill) throws Exception {
+    void aFullFileSystemRefusesTheReservationNotTheMappedWrite(boolean forcedPerRecord) throws Exception {
         try (TmpfsMount disk = TmpfsMount.mount(dir.resolve("disk"), 2)) {
             MappedFile file = new MappedFile(disk.dir().resolve(MappedFile.fileName(0)), 4 * 1024 * 1024);
             try {
                 file.setReserveStep(64 * PAGE, false);
-                file.setPageSizedFill(pageSizedFill);
+                file.setForcedPerRecord(forcedPerRecord);
                 assertThat(file.append(ByteBuffer.allocate(PAGE))).isTrue();
                 disk.fill();
                 int appended = 0;
