@@ -57,12 +57,13 @@ public final class GroupCommitService extends ServiceThread {
     private volatile boolean gathering;
     /** Puts that asked to be forced, ever (blocking and asynchronous). */
     private final AtomicLong asked = new AtomicLong();
-    // Written by the leader only (one at a time, handed over under forceLock).
+    // Written by the leader only (one at a time, handed over under forceLock); volatile because an I/O thread
+    // reads them to decide whether it may force inline (see gatherPending), once per read, not per put.
     /** {@link #asked} when the last force started: later asks are not known to be covered by it. */
-    private long askedAtLastForce;
+    private volatile long askedAtLastForce;
     /** Puts from the start of the force before the last to the end of the last: the writers in flight. */
-    private long writersInFlight;
-    private long lastForceEnd;
+    private volatile long writersInFlight;
+    private volatile long lastForceEnd;
     /** How long the last force that moved the flush point took. */
     private volatile long lastForceNanos;
     private volatile long inlineForceLimitNanos;
@@ -139,6 +140,10 @@ public final class GroupCommitService extends ServiceThread {
     /** Counts a put that waits for a force, and wakes a gathering leader to count it. */
     private void arrived() {
         asked.incrementAndGet();
+        wakeGatherer();
+    }
+
+    private void wakeGatherer() {
         if (gathering) {
             forceLock.lock();
             try {
@@ -219,7 +224,7 @@ public final class GroupCommitService extends ServiceThread {
         if (commitLog.getFlushedWhere() >= nextOffset) {
             return true;
         }
-        if (!inlineForceAllowed()) {
+        if (!inlineForceAllowed() || gatherPending(0)) {
             return false;
         }
         forceLock.lock();
@@ -238,6 +243,20 @@ public final class GroupCommitService extends ServiceThread {
     private boolean inlineForceAllowed() {
         long limit = inlineForceLimitNanos;
         return limit > 0 && lastForceNanos <= limit;
+    }
+
+    /**
+     * Whether a leader would now wait for more writers (see {@link #gatherWriters()}). An I/O thread cannot wait for
+     * them, since it is the thread that reads their puts: forcing inline then would carry only the puts of its own
+     * turn and leave the rest to the next force, so it leaves this force to a leader that gathers. Four blocking
+     * producers under SYNC_FLUSH went from 1.7 to 3.4 puts per force that way; a lone writer still forces inline.
+     *
+     * @param uncounted puts of the caller not yet counted in {@link #asked}
+     */
+    private boolean gatherPending(int uncounted) {
+        long wanted = writersInFlight;
+        return gatherNanos > 0 && wanted > 1 && asked.get() + uncounted - askedAtLastForce < wanted
+                && System.nanoTime() - (lastForceEnd + gatherNanos) < 0;
     }
 
     /**
@@ -351,16 +370,28 @@ public final class GroupCommitService extends ServiceThread {
             return CompletableFuture.completedFuture(Boolean.TRUE);
         }
         ReadBatch read = ReadBatch.current();
-        if (read != null && inlineForceAllowed()) {
+        if (read != null && inlineForceAllowed() && !gatherPending(1)) {
             // a put read by an I/O thread: one force at the end of the read, on that thread, for all it read
-            asked.incrementAndGet();
+            arrived(); // a leader gathering for the service may be waiting for this very put
             return turnForces.get().add(nextOffset, read);
         }
         return submitToService(nextOffset);
     }
 
     /** {@link #submit(long)} for this service's thread to force, whatever thread asks. */
-    CompletableFuture<Boolean> submitToService(long nextOffset) {
+    private CompletableFuture<Boolean> submitToService(long nextOffset) {
+        return queue(nextOffset, true);
+    }
+
+    /**
+     * Like {@link #submitToService} for puts a {@link TurnForce} already counted when they asked, so that the
+     * gathering leader does not wait for writers that are not there.
+     */
+    CompletableFuture<Boolean> handOverToService(long nextOffset) {
+        return queue(nextOffset, false);
+    }
+
+    private CompletableFuture<Boolean> queue(long nextOffset, boolean count) {
         if (commitLog.getFlushedWhere() >= nextOffset) {
             return CompletableFuture.completedFuture(Boolean.TRUE);
         }
@@ -368,7 +399,11 @@ public final class GroupCommitService extends ServiceThread {
         synchronized (queueLock) {
             writeRequests.add(request);
         }
-        arrived();
+        if (count) {
+            arrived();
+        } else {
+            wakeGatherer();
+        }
         wakeup();
         return request.future;
     }

@@ -47,10 +47,11 @@ final class TurnForce implements Runnable {
             answer(Boolean.TRUE);
             return;
         }
-        // another thread is forcing, or the disk has been slow: the group-commit thread takes them all
+        // another thread is forcing, the disk has been slow, or more writers are due: the group-commit thread
+        // takes them all (they were counted when they asked)
         List<CompletableFuture<Boolean>> handedOver = new ArrayList<>(waiting);
         waiting.clear();
-        service.submitToService(end).whenComplete((onDisk, failure) -> {
+        service.handOverToService(end).whenComplete((onDisk, failure) -> {
             Boolean result = failure == null ? onDisk : Boolean.FALSE;
             for (CompletableFuture<Boolean> future : handedOver) {
                 future.complete(result);

@@ -116,6 +116,46 @@ class GroupCommitInlineForceTest {
         }
     }
 
+    /**
+     * An I/O thread cannot wait for writers whose puts it reads itself: while the writers of the last force are
+     * not all back, a read's puts go to the service, whose leader gathers them all into one force; a read with
+     * nobody else in flight still forces on its own thread.
+     */
+    @Test
+    @Timeout(30)
+    void whileWritersAreDueAReadLeavesTheForceToAGatheringLeader() throws Exception {
+        start(1_000_000);
+        groupCommit.setGatherMicros(TimeUnit.MINUTES.toMicros(1)); // the leader waits for the writers, not a clock
+        ReadBatch.begin();
+        List<CompletableFuture<Boolean>> first = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            first.add(groupCommit.submit(put()));
+        }
+        ReadBatch.end();
+        assertThat(first).allMatch(f -> Boolean.TRUE.equals(f.getNow(null)));
+        assertThat(forcedBy.get()).as("nobody was in flight: forced on the reading thread")
+                .isSameAs(Thread.currentThread());
+
+        long forcesBefore = forces.sum();
+        ReadBatch.begin();
+        List<CompletableFuture<Boolean>> second = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            second.add(groupCommit.submit(put()));
+        }
+        ReadBatch.end();
+        assertThat(second).as("two of the three writers are back: the leader waits for the third")
+                .noneMatch(CompletableFuture::isDone);
+        long last = put();
+        second.add(groupCommit.submit(last)); // the third writer, from another connection
+        for (CompletableFuture<Boolean> answer : second) {
+            assertThat(answer.get(20, TimeUnit.SECONDS)).isTrue();
+        }
+        assertThat(commitLog.getFlushedWhere()).isGreaterThanOrEqualTo(last);
+        assertThat(forcedBy.get()).as("the service's leader forced").isNotSameAs(Thread.currentThread());
+        assertThat(forces.sum() - forcesBefore).as("one force for the three writers the first one released")
+                .isEqualTo(1);
+    }
+
     @Test
     @Timeout(30)
     void outsideAReadTheServiceForces() throws Exception {
