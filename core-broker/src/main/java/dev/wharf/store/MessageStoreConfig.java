@@ -85,9 +85,9 @@ public final class MessageStoreConfig {
      * Bytes of disk a commit-log file is given at a time ahead of the writer (zeros written through a channel), so
      * a write through the mapping never meets a full disk; a put that needs a step the disk cannot give is refused
      * as "disk full". The file size or more reserves whole files at creation. 0 (the default) chooses by the flush
-     * mode: 64 KiB under SYNC_FLUSH, where each step is written a page at a time and forced before records follow
-     * it (so a record's force writes its page and no file-system metadata) and the writer waits for that, so steps
-     * stay small; 4 MiB under ASYNC_FLUSH, where fewer steps cost less.
+     * mode: 1 MiB under SYNC_FLUSH, where each step is written a page at a time and forced before records follow
+     * it (so a record's force writes its page and no file-system metadata; the writer waits for that force, and
+     * with 64 KiB steps a transaction of 100 KiB waited for two), and 4 MiB under ASYNC_FLUSH.
      */
     private int preallocateStepCommitLog = 0;
 
@@ -437,7 +437,7 @@ public final class MessageStoreConfig {
         if (preallocateStepCommitLog != 0) {
             return preallocateStepCommitLog;
         }
-        return flushDiskType == FlushDiskType.SYNC_FLUSH ? 64 * KIB : 4 * MIB;
+        return flushDiskType == FlushDiskType.SYNC_FLUSH ? MIB : 4 * MIB;
     }
 
     public void setPreallocateStepCommitLog(int preallocateStepCommitLog) {
@@ -511,7 +511,9 @@ public final class MessageStoreConfig {
      * Under SYNC_FLUSH, the sends a connection's I/O thread reads in one turn are forced once by that thread at the
      * end of the turn, instead of by the group-commit thread, when no other force is running and the last force
      * took at most this long (microseconds; 0: always the group-commit thread). It saves two thread wake-ups per
-     * send; after a force slower than this, forces go back to the group-commit thread.
+     * send; after a force slower than this, forces go back to the group-commit thread, and so they do while
+     * writers the last force released are still due within {@link #setGroupCommitGatherMicros gather} (that
+     * thread's leader waits for them; the I/O thread cannot, since it reads their sends itself).
      */
     private long groupCommitInlineForceMicros = 1000;
 
