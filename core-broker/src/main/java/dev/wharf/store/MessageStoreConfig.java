@@ -87,7 +87,7 @@ public final class MessageStoreConfig {
      * as "disk full". The file size or more reserves whole files at creation. 0 (the default) chooses by the flush
      * mode: 1 MiB under SYNC_FLUSH, where each step is written a page at a time and forced before records follow
      * it (so a record's force writes its page and no file-system metadata; the writer waits for that force, and
-     * with 64 KiB steps a transaction of 100 KiB waited for two), and 4 MiB under ASYNC_FLUSH.
+     * with 64 KiB steps a transaction of 100 KiB waited for one or two), and 4 MiB under ASYNC_FLUSH.
      */
     private int preallocateStepCommitLog = 0;
 

@@ -426,9 +426,11 @@ public final class MappedFile extends ReferenceResource {
         }
         // zeros come from one shared direct buffer (never written, so views of it are safe on any thread)
         ByteBuffer copy = keepContent ? ByteBuffer.allocate(Math.min(FILL_CHUNK, to - from)) : null;
+        // zeros of a file forced per record go a page per write (see setForcedPerRecord); copies keep their pages
+        int chunkSize = forcedPerRecord && !keepContent ? OS_PAGE_SIZE : FILL_CHUNK;
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             for (long pos = from; pos < to;) {
-                int length = (int) Math.min(forcedPerRecord && !keepContent ? OS_PAGE_SIZE : FILL_CHUNK, to - pos);
+                int length = (int) Math.min(chunkSize, to - pos);
                 ByteBuffer chunk;
                 if (keepContent) {
                     chunk = copy.clear().limit(length);
