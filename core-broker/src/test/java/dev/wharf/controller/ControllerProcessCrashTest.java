@@ -39,6 +39,8 @@ class ControllerProcessCrashTest {
 
     private final Map<String, Node> nodes = new LinkedHashMap<>();
     private String peers;
+    /** Where the nodes of the current start attempt keep their data and logs (a new start needs new Raft state). */
+    private Path nodeDirs;
 
     private record Node(String id, Process process, String address) {
     }
@@ -53,13 +55,11 @@ class ControllerProcessCrashTest {
 
     @Test
     void aKilledLeaderIsReplacedAndTheStateSurvives() throws Exception {
-        peers = "n0=127.0.0.1:" + ControllerNodes.freePort() + ",n1=127.0.0.1:" + ControllerNodes.freePort()
-                + ",n2=127.0.0.1:" + ControllerNodes.freePort();
         Path conf = dir.resolve("controller.conf");
         Files.writeString(conf, "controllerHeartBeatTimeoutMills=" + ControllerNodes.HEARTBEAT_TIMEOUT + "\n"
                 + "scanNotActiveBrokerInterval=200\ncontrollerElectionTimeoutMillis=1000\n"
                 + "controllerSnapshotThreshold=20\n");
-        List.of("n0", "n1", "n2").parallelStream().forEach(id -> start(id, conf));
+        startCluster(conf);
         String addrs = String.join(";", nodes.values().stream().map(Node::address).toList());
 
         try (ControllerAdmin admin = new ControllerAdmin(addrs, 5_000);
@@ -114,6 +114,29 @@ class ControllerProcessCrashTest {
         }
     }
 
+    /**
+     * Starts the three nodes on Raft ports picked free. A picked port is free only until the nodes start, and one of
+     * them, or another process, may take it first (seen: "Failed to bind"): then all three start again on new ports,
+     * at most three times.
+     */
+    private void startCluster(Path conf) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            nodeDirs = Files.createDirectories(dir.resolve("attempt-" + attempt));
+            peers = "n0=127.0.0.1:" + ControllerNodes.freePort() + ",n1=127.0.0.1:" + ControllerNodes.freePort()
+                    + ",n2=127.0.0.1:" + ControllerNodes.freePort();
+            try {
+                List.of("n0", "n1", "n2").parallelStream().forEach(id -> start(id, conf));
+                return;
+            } catch (AssertionError e) {
+                if (attempt == 3 || !String.valueOf(e.getMessage()).contains("Failed to bind")) {
+                    throw e;
+                }
+                killAll();
+                nodes.clear();
+            }
+        }
+    }
+
     private static int masterEpochOrMinus1(ControllerAdmin admin) {
         try {
             return admin.brokerGroups("crash-a").get(0).masterEpoch();
@@ -148,9 +171,10 @@ class ControllerProcessCrashTest {
                     // C1 only and the serial collector: the nodes start faster and take less CPU from each other
                     "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
                     System.getProperty("java.class.path"), "dev.wharf.server.WharfMain",
-                    "controller", "--peers", peers, "--id", id, "--port", "0", "--data", dir.resolve(id).toString(),
+                    "controller", "--peers", peers, "--id", id, "--port", "0",
+                    "--data", nodeDirs.resolve(id).toString(),
                     "--config", conf.toString())
-                    .redirectError(dir.resolve(id + ".log").toFile());
+                    .redirectError(nodeDirs.resolve(id + ".log").toFile());
             Process p = builder.start();
             AtomicReference<String> ready = new AtomicReference<>();
             Thread reader = new Thread(() -> {
@@ -170,7 +194,7 @@ class ControllerProcessCrashTest {
             await().atMost(Duration.ofSeconds(40)).until(() -> ready.get() != null || !p.isAlive());
             if (ready.get() == null) {
                 throw new AssertionError("controller " + id + " did not start: "
-                        + Files.readString(dir.resolve(id + ".log")));
+                        + Files.readString(nodeDirs.resolve(id + ".log")));
             }
             Node n = new Node(id, p, ready.get());
             synchronized (nodes) {
