@@ -10,19 +10,18 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the outbound invocations of one endpoint (server or client) share: a timer wheel that expires
- * requests without a response, the executor that completes asynchronous futures off the I/O threads, and
- * the in-flight limits for asynchronous and one-way requests.
+ * What the outbound invocations of one endpoint (server or client) share: the JVM's timer wheel
+ * ({@link SharedTimer}) that expires asynchronous requests without a response, the executor that completes
+ * asynchronous futures off the I/O threads, and the in-flight limits for asynchronous and one-way requests.
  */
 final class InvokeSupport {
 
-    /** Timeouts fire within one tick of their deadline; 10 ms is plenty for RPC timeouts. */
-    private static final long TICK_MILLIS = 10;
-
     private final HashedWheelTimer timer;
+    private final AtomicBoolean timerReleased = new AtomicBoolean();
     private final ThreadPoolExecutor callbackExecutor;
     private final Semaphore asyncPermits;
     private final Semaphore onewayPermits;
@@ -37,8 +36,7 @@ final class InvokeSupport {
     /** @param syncSpinMicros how long a synchronous caller may spin for its answer (see {@link SyncWait}) */
     InvokeSupport(String name, NettyEndpointConfig config, long syncSpinMicros) {
         this.syncSpinNanos = syncSpinMicros * 1000;
-        this.timer = new HashedWheelTimer(RemotingExecutors.threadFactory(name + "-timer"), TICK_MILLIS,
-                TimeUnit.MILLISECONDS, 512);
+        this.timer = SharedTimer.acquire();
         // Unbounded queue: its length is bounded by the requests in flight, which the semaphores bound.
         this.callbackExecutor = new ThreadPoolExecutor(config.getCallbackExecutorThreads(),
                 config.getCallbackExecutorThreads(), 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
@@ -61,6 +59,9 @@ final class InvokeSupport {
 
     /** Schedules a timeout; null if the timer is stopped (the endpoint is shutting down). */
     Timeout schedule(TimerTask task, long delayMillis) {
+        if (timerReleased.get()) {
+            return null;
+        }
         try {
             return timer.newTimeout(task, delayMillis, TimeUnit.MILLISECONDS);
         } catch (IllegalStateException | RejectedExecutionException stopped) {
@@ -102,7 +103,9 @@ final class InvokeSupport {
     }
 
     void shutdown() {
-        timer.stop();
+        if (timerReleased.compareAndSet(false, true)) {
+            SharedTimer.release();
+        }
         callbackExecutor.shutdown();
         try {
             callbackExecutor.awaitTermination(2, TimeUnit.SECONDS);

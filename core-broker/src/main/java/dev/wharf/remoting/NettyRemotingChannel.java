@@ -31,8 +31,6 @@ final class NettyRemotingChannel implements RemotingChannel {
     private static final Logger log = LoggerFactory.getLogger(NettyRemotingChannel.class);
     private static final AttributeKey<NettyRemotingChannel> KEY =
             AttributeKey.valueOf(NettyRemotingChannel.class, "remotingChannel");
-    /** A synchronous caller waits this much longer than the timer, should the timer thread lag. */
-    private static final long SYNC_GRACE_MILLIS = 1000;
 
     private final Channel channel;
     private final InvokeSupport invoke;
@@ -162,16 +160,22 @@ final class NettyRemotingChannel implements RemotingChannel {
             throw new IllegalStateException("invokeSync on the connection's own I/O thread would wait forever for "
                     + "a response that thread has to read; use invokeAsync, or call from a processor's executor");
         }
-        PendingRequest call = send(request, timeoutMillis, callerTimeout, null, null);
+        // no timer task: the caller keeps its own deadline, which saves a timeout armed and cancelled per call
+        PendingRequest call = send(request, -1, callerTimeout, null, null);
         long sent = System.nanoTime();
         SyncWait.JVM.enter();
         try {
             SyncWait.JVM.spin(call.future(), invoke.syncSpinNanos(), previousAnswerNanos);
-            return call.future().get(timeoutMillis + SYNC_GRACE_MILLIS, TimeUnit.MILLISECONDS);
+            return call.future().get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw asRemotingException(e.getCause(), request);
         } catch (TimeoutException e) {
             expire(call);
+            // the answer may have come between the deadline and the expiry: then it wins
+            CompletableFuture<RemotingCommand> answer = call.future();
+            if (answer.isDone() && !answer.isCompletedExceptionally()) {
+                return answer.join();
+            }
             throw new RemotingTimeoutException(remoteAddress(), RequestCode.NAMES.describe(request.code()), callerTimeout);
         } finally {
             SyncWait.JVM.leave();
@@ -241,7 +245,10 @@ final class NettyRemotingChannel implements RemotingChannel {
         channel.close();
     }
 
-    /** Registers the request, arms its timeout and writes it. Never throws: failures finish the request. */
+    /**
+     * Registers the request, arms its timeout (none when {@code timeoutMillis} is negative: the caller expires it)
+     * and writes it. Never throws: failures finish the request.
+     */
     private PendingRequest send(RemotingCommand request, long timeoutMillis, long callerTimeout, Semaphore permit,
                                 InvokeSupport callbacks) {
         PendingRequest call = new PendingRequest(this, request, callerTimeout, permit, callbacks);
@@ -257,7 +264,9 @@ final class NettyRemotingChannel implements RemotingChannel {
                             + "this connection; build every request with RemotingCommand.createRequest")));
             return call;
         }
-        call.setTimeout(invoke.schedule(call, timeoutMillis));
+        if (timeoutMillis >= 0) {
+            call.setTimeout(invoke.schedule(call, timeoutMillis));
+        }
         channel.writeAndFlush(request).addListener(future -> {
             if (!future.isSuccess() && pending.remove(call.opaque(), call)) {
                 call.fail(new RemotingSendRequestException(remoteAddress(), RequestCode.NAMES.describe(call.code()),

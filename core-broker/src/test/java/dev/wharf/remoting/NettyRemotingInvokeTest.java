@@ -161,6 +161,43 @@ class NettyRemotingInvokeTest {
                 .isEqualTo("again");
     }
 
+    /** A timer wheel is a thread ticking a hundred times a second: the JVM's endpoints share one. */
+    @Test
+    void everyEndpointSharesOneTimerThreadAndTheLastToStopEndsIt() throws Exception {
+        int before = SharedTimer.users();
+        List<NettyRemotingClient> more = new ArrayList<>();
+        try {
+            List<CompletableFuture<RemotingCommand>> waiting = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                NettyRemotingClient c = new NettyRemotingClient(new NettyClientConfig());
+                more.add(c);
+                c.start();
+                waiting.add(c.invokeAsync(address, RemotingCommand.createRequest(SILENT), 300));
+            }
+            assertThat(SharedTimer.users()).isEqualTo(before + 3);
+            assertThat(timerThreads()).hasSize(1);
+            for (CompletableFuture<RemotingCommand> w : waiting) {
+                // the shared wheel expires each client's request
+                assertThatThrownBy(() -> w.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(RemotingTimeoutException.class);
+            }
+        } finally {
+            more.forEach(NettyRemotingClient::shutdown);
+        }
+        assertThat(SharedTimer.users()).isEqualTo(before);
+        stopEndpoints();
+        if (before == 2) { // nothing else of this JVM holds the wheel: its thread is gone
+            assertThat(SharedTimer.users()).isZero();
+            assertThat(timerThreads()).isEmpty();
+        }
+        start(true);
+    }
+
+    private static List<Thread> timerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("wharf-remoting-timer") && t.isAlive())
+                .toList();
+    }
+
     @Test
     void onewayCallsReachTheProcessorWithoutAResponse() throws Exception {
         for (int i = 0; i < 10; i++) {
