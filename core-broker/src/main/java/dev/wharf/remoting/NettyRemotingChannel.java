@@ -31,6 +31,8 @@ final class NettyRemotingChannel implements RemotingChannel {
     private static final Logger log = LoggerFactory.getLogger(NettyRemotingChannel.class);
     private static final AttributeKey<NettyRemotingChannel> KEY =
             AttributeKey.valueOf(NettyRemotingChannel.class, "remotingChannel");
+    /** The timeout {@link #send} is given for a call whose caller expires it itself (a synchronous one). */
+    private static final long CALLER_EXPIRES = -1;
 
     private final Channel channel;
     private final InvokeSupport invoke;
@@ -161,7 +163,7 @@ final class NettyRemotingChannel implements RemotingChannel {
                     + "a response that thread has to read; use invokeAsync, or call from a processor's executor");
         }
         // no timer task: the caller keeps its own deadline, which saves a timeout armed and cancelled per call
-        PendingRequest call = send(request, -1, callerTimeout, null, null);
+        PendingRequest call = send(request, CALLER_EXPIRES, callerTimeout, null, null);
         long sent = System.nanoTime();
         SyncWait.JVM.enter();
         try {
@@ -176,7 +178,8 @@ final class NettyRemotingChannel implements RemotingChannel {
             if (answer.isDone() && !answer.isCompletedExceptionally()) {
                 return answer.join();
             }
-            throw new RemotingTimeoutException(remoteAddress(), RequestCode.NAMES.describe(request.code()), callerTimeout);
+            throw new RemotingTimeoutException(remoteAddress(), RequestCode.NAMES.describe(request.code()),
+                    callerTimeout);
         } finally {
             SyncWait.JVM.leave();
             previousAnswerNanos = System.nanoTime() - sent;
@@ -246,8 +249,7 @@ final class NettyRemotingChannel implements RemotingChannel {
     }
 
     /**
-     * Registers the request, arms its timeout (none when {@code timeoutMillis} is negative: the caller expires it)
-     * and writes it. Never throws: failures finish the request.
+     * Registers the request, arms its timeout (none for {@link #CALLER_EXPIRES}) and writes it. Never throws: failures finish the request.
      */
     private PendingRequest send(RemotingCommand request, long timeoutMillis, long callerTimeout, Semaphore permit,
                                 InvokeSupport callbacks) {
@@ -264,7 +266,7 @@ final class NettyRemotingChannel implements RemotingChannel {
                             + "this connection; build every request with RemotingCommand.createRequest")));
             return call;
         }
-        if (timeoutMillis >= 0) {
+        if (timeoutMillis != CALLER_EXPIRES) {
             call.setTimeout(invoke.schedule(call, timeoutMillis));
         }
         channel.writeAndFlush(request).addListener(future -> {

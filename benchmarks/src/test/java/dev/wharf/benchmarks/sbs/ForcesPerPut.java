@@ -75,12 +75,13 @@ public final class ForcesPerPut {
                     long disk = DiskWrites.bytesWritten() - disk0;
                     long puts = stats.putMessageCount() - puts0;
                     long forces = stats.flushCount() - forces0;
+                    double putsPerForce = forces == 0 ? 0 : (double) puts / forces;
                     double forceMicros = forces == 0 ? 0 : forceNanos.sum() / 1000.0 / forces;
+                    String diskPerPut = disk0 < 0 || puts == 0 ? "disk writes unknown"
+                            : String.format(Locale.ROOT, "%.1f KB written to disk per put", disk / 1024.0 / puts);
                     System.out.printf(Locale.ROOT, "RESULT r%d gather=%s %.0f msgs/s, %d puts, %d forces, %.2f puts per"
                             + " force, %.0f µs per force, %s, load average %.1f%n", r, gather.trim(), c.perSecond(),
-                            puts, forces, forces == 0 ? 0 : (double) puts / forces, forceMicros, disk0 < 0 || puts == 0 ? "disk writes unknown"
-                                    : String.format(Locale.ROOT, "%.1f KB written to disk per put", disk / 1024.0 / puts),
-                            SideBySide.loadAverage());
+                            puts, forces, putsPerForce, forceMicros, diskPerPut, SideBySide.loadAverage());
                 } finally {
                     broker.shutdown();
                     nameServer.shutdown();
