@@ -3,14 +3,15 @@ package dev.wharf.store.commitlog;
 import dev.wharf.common.message.MessageExt;
 import dev.wharf.common.message.MessageRecord;
 import dev.wharf.common.message.MessageSysFlag;
-import dev.wharf.store.file.AppendCallback;
 import dev.wharf.store.file.MappedFile;
 import dev.wharf.store.file.MappedFileQueue;
 import dev.wharf.store.file.SelectMappedBufferResult;
 import dev.wharf.store.health.DiskSpaceGuard;
 import dev.wharf.store.health.StoreHealth;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -235,7 +236,7 @@ public final class CommitLog {
                 return refused;
             }
             appender.prepare(encoder, now);
-            file.append(appender);
+            appender.appendTo(file);
             if (appender.status == AppendStatus.END_OF_FILE) {
                 file = writableFile();
                 if (file == null) {
@@ -246,7 +247,7 @@ public final class CommitLog {
                     return refused;
                 }
                 appender.prepare(encoder, now);
-                file.append(appender);
+                appender.appendTo(file);
             }
             if (appender.status != AppendStatus.PUT_OK) {
                 return AppendResult.failure(AppendStatus.UNKNOWN_ERROR,
@@ -255,21 +256,35 @@ public final class CommitLog {
             long storeHost = encoder.rawBuffer().getLong(encoder.recordStart(0) + MessageRecord.STORE_HOST_OFFSET);
             result = AppendResult.ok(appender.wroteOffset, size, storeHost, now, appender.firstQueueOffset,
                     encoder.count());
-        } catch (InternalError e) {
-            // a mapped write faulted despite the reservation: the write position did not move, so nothing of this
-            // record is visible or acknowledged, but the file can no longer be trusted
-            StoreHealth h = health;
-            if (h != null) {
-                h.fail("the commit-log writer", e);
+        } catch (UncheckedIOException e) {
+            if (e.getCause() instanceof ClosedByInterruptException) {
+                // the putting thread was interrupted (a stopping executor): nothing was appended, the log is fine
+                return AppendResult.failure(AppendStatus.UNKNOWN_ERROR, "The broker thread writing the message was"
+                        + " interrupted (is the broker stopping?); nothing was stored, send it again.");
             }
-            return AppendResult.failure(AppendStatus.IO_FAULT, "The broker could not write the message: "
-                    + StoreHealth.describe(e) + "; it refuses new messages until it is restarted.");
+            return ioFault(e);
+        } catch (InternalError e) {
+            return ioFault(e);
         } finally {
             appender.release();
             putLock.unlock();
         }
         appendListener.run();
         return result;
+    }
+
+    /**
+     * A write failed with an I/O error despite the reservation (a mapped write faults as an {@link InternalError}):
+     * the write position did not move, so nothing of this record is visible or acknowledged, but the file can no
+     * longer be trusted.
+     */
+    private AppendResult ioFault(Throwable e) {
+        StoreHealth h = health;
+        if (h != null) {
+            h.fail("the commit-log writer", e);
+        }
+        return AppendResult.failure(AppendStatus.IO_FAULT, "The broker could not write the message: "
+                + StoreHealth.describe(e) + "; it refuses new messages until it is restarted.");
     }
 
     private MappedFile writableFile() {
@@ -399,8 +414,7 @@ public final class CommitLog {
             if (blankAt >= 0) {
                 ByteBuffer header = records.duplicate();
                 header.limit(start + blankAt + MessageRecord.BLANK_RECORD_MIN_SIZE).position(start + blankAt);
-                file.append(header);
-                file.setWrotePosition(fileSize);
+                file.appendLast(header);
             }
             end = mappedFileQueue.getMaxOffset();
         } finally {
@@ -585,11 +599,12 @@ public final class CommitLog {
 
     /**
      * Copies one encoded batch into the file under the put lock: closes the file with a blank record when the
-     * batch (plus room for a final blank) does not fit, otherwise patches offsets and copies it in one put.
+     * batch (plus room for a final blank) does not fit, otherwise patches offsets and copies it in one write.
      * Only touched by the lock holder.
      */
-    private final class Appender implements AppendCallback {
+    private final class Appender {
 
+        private final ByteBuffer blank = ByteBuffer.allocate(MessageRecord.BLANK_RECORD_MIN_SIZE);
         private RecordEncoder encoder;
         private long storeTimestamp;
         AppendStatus status;
@@ -606,19 +621,22 @@ public final class CommitLog {
             this.encoder = null;
         }
 
-        @Override
-        public int doAppend(long fileFromOffset, ByteBuffer target) {
-            int room = target.remaining();
+        /** Appends the batch at the file's write position; the caller has reserved its blocks. */
+        void appendTo(MappedFile file) {
+            int position = file.getWrotePosition();
+            int room = fileSize - position;
             int size = encoder.encodedSize();
             if (size + MessageRecord.BLANK_RECORD_MIN_SIZE > room) {
+                blank.clear();
                 if (room >= MessageRecord.BLANK_RECORD_MIN_SIZE) {
-                    target.putInt(room);
-                    target.putInt(MessageRecord.BLANK_MAGIC_CODE);
+                    blank.putInt(room).putInt(MessageRecord.BLANK_MAGIC_CODE);
                 }
-                status = AppendStatus.END_OF_FILE;
-                return room;
+                if (file.appendLast(blank.flip())) {
+                    status = AppendStatus.END_OF_FILE;
+                }
+                return;
             }
-            long base = fileFromOffset + target.position();
+            long base = file.getFileFromOffset() + position;
             wroteOffset = base;
             for (int i = 0, n = encoder.count(); i < n; i++) {
                 long queueOffset = 0;
@@ -633,9 +651,28 @@ public final class CommitLog {
             }
             ByteBuffer data = encoder.rawBuffer().duplicate();
             data.flip();
-            target.put(data);
+            boolean appended = false;
+            try {
+                appended = file.append(data);
+            } finally {
+                if (!appended) {
+                    giveBackQueueOffsets();
+                }
+            }
             status = AppendStatus.PUT_OK;
-            return size;
+        }
+
+        /**
+         * A failed write took no queue offsets: set each queue back to the first offset this batch gave it (the
+         * log stays usable after an interrupted write, and a consume queue must not get a hole).
+         */
+        private void giveBackQueueOffsets() {
+            for (int i = encoder.count() - 1; i >= 0; i--) {
+                if (encoder.consumesQueueOffset(i)) {
+                    long given = encoder.rawBuffer().getLong(encoder.recordStart(i) + MessageRecord.QUEUE_OFFSET_OFFSET);
+                    queueOffsets.set(encoder.topic(i), encoder.queueId(i), given);
+                }
+            }
         }
     }
 }

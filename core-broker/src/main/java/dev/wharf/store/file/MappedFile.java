@@ -52,8 +52,13 @@ public final class MappedFile extends ReferenceResource {
     private int reserveStep;
     /** Whether zero-filling above the write position is forced to disk before records follow it (set by the owner). */
     private boolean durableZeroFill;
-    /** Whether reservations are filled a page per write and forced (see {@link #setForcedPerRecord}). */
+    /**
+     * Whether reservations are filled a page per write and forced, and appends are written with write(2) (see
+     * {@link #setForcedPerRecord}).
+     */
     private boolean forcedPerRecord;
+    /** Open only while a file forced per record is being appended to; writer-owned, closed once the file is full. */
+    private FileChannel writeChannel;
     /** Whether the file did not exist before this object created it (nothing of an earlier run can be in it). */
     private final boolean createdEmpty;
 
@@ -126,16 +131,18 @@ public final class MappedFile extends ReferenceResource {
      *         for it (see {@link #reserve(int)})
      */
     public boolean append(ByteBuffer data) {
-        int current = wrotePosition.get();
-        int length = data.remaining();
-        if (length > fileSize - current || !reserveQuietly(current + length)) {
-            return false;
-        }
-        writeView.limit(fileSize).position(current);
-        writeView.put(data);
-        wrotePosition.set(current + length);
-        storeTimestamp = System.currentTimeMillis();
-        return true;
+        return append(data, false);
+    }
+
+    /**
+     * Copies {@code trailer} (position to limit; may be empty) at the write position and moves the position to the
+     * end of the file, so the bytes after the trailer count as written: a file closed early because the next
+     * entry does not fit.
+     *
+     * @return false, writing nothing, under the same conditions as {@link #append(ByteBuffer)}
+     */
+    public boolean appendLast(ByteBuffer trailer) {
+        return append(trailer, true);
     }
 
     /** Copies {@code length} bytes of {@code data} from {@code offset}; false when they do not fit. */
@@ -144,33 +151,109 @@ public final class MappedFile extends ReferenceResource {
         if (length > fileSize - current || !reserveQuietly(current + length)) {
             return false;
         }
-        writeView.limit(fileSize).position(current);
-        writeView.put(data, offset, length);
-        wrotePosition.set(current + length);
-        storeTimestamp = System.currentTimeMillis();
+        if (forcedPerRecord) {
+            writeThrough(ByteBuffer.wrap(data, offset, length), current);
+        } else {
+            writeView.limit(fileSize).position(current);
+            writeView.put(data, offset, length);
+        }
+        advance(current + length);
         return true;
     }
 
     /**
-     * Lets the callback write at the write position and advances the position by what it returns. The caller
-     * must have {@linkplain #reserve(int) reserved} what the callback may write, since the callback writes through
-     * the mapping directly.
+     * Appends through the mapping, or with write(2) for a file forced per record.
      *
-     * @return the callback's result (bytes the position advanced)
+     * @throws UncheckedIOException when the write(2) fails; its cause is a
+     *         {@link java.nio.channels.ClosedByInterruptException} when the writing thread was interrupted (nothing
+     *         was appended, the file stays usable) and any other {@link IOException} for a fault of the disk
      */
-    public int append(AppendCallback callback) {
+    private boolean append(ByteBuffer data, boolean last) {
         int current = wrotePosition.get();
-        writeView.limit(fileSize).position(current);
-        int advanced = callback.doAppend(fileFromOffset, writeView);
-        if (advanced < 0 || advanced > fileSize - current) {
-            throw new IllegalStateException("append callback advanced by " + advanced + " bytes with "
-                    + (fileSize - current) + " left in " + fileName);
+        int length = data.remaining();
+        if (length > fileSize - current || !reserveQuietly(current + length)) {
+            return false;
         }
-        if (advanced > 0) {
-            wrotePosition.set(current + advanced);
-            storeTimestamp = System.currentTimeMillis();
+        if (forcedPerRecord) {
+            writeThrough(data, current);
+        } else {
+            writeView.limit(fileSize).position(current);
+            writeView.put(data);
         }
-        return advanced;
+        advance(last ? fileSize : current + length);
+        return true;
+    }
+
+    private void advance(int position) {
+        wrotePosition.set(position);
+        storeTimestamp = System.currentTimeMillis();
+        if (position == fileSize) {
+            closeWriteChannel();
+        }
+    }
+
+    /**
+     * Writes with pwrite(2) rather than through the mapping. After each force Linux write-protects the forced
+     * pages of a writable mapping, so the next record written through it takes a page fault that asks the file
+     * system for the page again (ext4_page_mkwrite); a file forced after every record paid that on every record.
+     * The page cache is the same either way, so readers of the mapping see the bytes and forcing the mapping's
+     * range (msync) writes them.
+     */
+    private void writeThrough(ByteBuffer data, int at) {
+        int start = data.position();
+        int length = data.remaining();
+        try {
+            FileChannel channel = writeChannel;
+            if (channel == null) {
+                channel = FileChannel.open(path, StandardOpenOption.WRITE);
+                writeChannel = channel;
+            }
+            while (data.hasRemaining()) {
+                channel.write(data, at + (long) (data.position() - start));
+            }
+        } catch (IOException e) {
+            // an interrupt closes the channel; any other failure leaves it suspect: the next append opens a new one
+            closeWriteChannel();
+            scrub(at, length);
+            throw new UncheckedIOException("Could not write " + length + " bytes at position " + at + " of " + path
+                    + ": " + e, e);
+        }
+    }
+
+    /**
+     * Zeroes what a failed write may have left above the write position, so that no complete record that was
+     * never acknowledged can be recovered from there if no later append overwrites it. Best effort: when the
+     * disk itself failed, the store stops taking messages anyway.
+     */
+    private void scrub(int at, int length) {
+        try {
+            ByteBuffer view = mapped.duplicate();
+            for (int pos = at, end = at + length; pos < end;) {
+                int chunk = Math.min(FILL_CHUNK, end - pos);
+                view.limit(pos + chunk).position(pos);
+                view.put(ZEROS.duplicate().limit(chunk));
+                pos += chunk;
+            }
+        } catch (InternalError e) {
+            log.debug("Could not zero a failed write at {} of {}: {}", at, path, e.toString());
+        }
+    }
+
+    private void closeWriteChannel() {
+        FileChannel channel = writeChannel;
+        writeChannel = null;
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                log.debug("Could not close the write channel of {}: {}", path, e.toString());
+            }
+        }
+    }
+
+    /** Whether a write channel is open (for tests: a full or shut-down file holds no descriptor). */
+    boolean hasOpenWriteChannel() {
+        return writeChannel != null;
     }
 
     /**
@@ -345,7 +428,9 @@ public final class MappedFile extends ReferenceResource {
      * and a force writes whole units back, so every force wrote the whole step (67 KB per 1 KiB put with 64 KiB
      * steps);</li>
      * <li>each reservation is forced before records follow it, so their blocks are on disk and a record's force
-     * makes no block allocation the file system must journal first.</li>
+     * makes no block allocation the file system must journal first;</li>
+     * <li>appends are written with pwrite(2) on a channel held open while the file is written, not through the
+     * mapping (see {@link #writeThrough}).</li>
      * </ul>
      * Call before the first append.
      */
@@ -567,6 +652,7 @@ public final class MappedFile extends ReferenceResource {
 
     @Override
     protected void cleanup() {
+        closeWriteChannel();
         Unmapper.unmap(mapped);
     }
 

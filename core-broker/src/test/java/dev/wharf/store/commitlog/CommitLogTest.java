@@ -26,6 +26,8 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class CommitLogTest {
 
@@ -126,10 +128,11 @@ class CommitLogTest {
         assertThat(read.getStoreSize()).isEqualTo(MessageRecord.totalSize(0, 1, 0));
     }
 
-    @Test
-    void recordsCrossFileBoundariesBehindBlankRecords() {
+    @ParameterizedTest(name = "forced per record: {0}")
+    @ValueSource(booleans = {false, true})
+    void recordsCrossFileBoundariesBehindBlankRecords(boolean forcedPerRecord) {
         int fileSize = 1024;
-        open(fileSize, 1000);
+        open(fileSize, 1000).mappedFileQueue().setForcedPerRecord(forcedPerRecord);
         List<Long> offsets = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             MessageExt msg = message("Cross", i % 2, "x".repeat(i % 97));
@@ -207,10 +210,11 @@ class CommitLogTest {
         assertThat(commitLog.nextQueueOffset("B", 300)).isZero();
     }
 
-    @Test
-    void batchIsWrittenAsConsecutiveRecordsInOneFile() {
+    @ParameterizedTest(name = "forced per record: {0}")
+    @ValueSource(booleans = {false, true})
+    void batchIsWrittenAsConsecutiveRecordsInOneFile(boolean forcedPerRecord) {
         int fileSize = 2048;
-        open(fileSize, 1900);
+        open(fileSize, 1900).mappedFileQueue().setForcedPerRecord(forcedPerRecord);
         // fill the first file so that the batch does not fit its rest
         MessageExt filler = message("F", 0, "f".repeat(1500));
         commitLog.putMessage(filler, "");
@@ -230,6 +234,34 @@ class CommitLogTest {
             assertThat(new String(read(batch.get(i).getCommitLogOffset()).getBody())).isEqualTo("m" + i);
         }
         assertThat(result.nextOffset()).isEqualTo(expected);
+    }
+
+    @Test
+    void anInterruptedPutStoresNothingTakesNoQueueOffsetAndTheNextPutWorks() {
+        open(64 * 1024, 4096).mappedFileQueue().setForcedPerRecord(true);
+        MessageExt first = message("I", 0, "first");
+        assertThat(commitLog.putMessage(first, "").isOk()).isTrue();
+        long end = commitLog.getMaxOffset();
+        List<MessageExt> batch = List.of(message("I", 0, "lost-a"), message("I", 0, "lost-b"));
+
+        Thread.currentThread().interrupt();
+        AppendResult interrupted;
+        try {
+            interrupted = commitLog.putMessages(batch, List.of("", ""));
+        } finally {
+            assertThat(Thread.interrupted()).as("the interrupt is kept for the caller").isTrue();
+        }
+        assertThat(interrupted.isOk()).isFalse();
+        assertThat(interrupted.errorMessage()).contains("interrupted").contains("send it again");
+        assertThat(commitLog.getMaxOffset()).isEqualTo(end);
+        assertThat(commitLog.nextQueueOffset("I", 0)).as("the batch gave its queue offsets back").isEqualTo(1);
+
+        MessageExt next = message("I", 0, "next");
+        AppendResult ok = commitLog.putMessage(next, "");
+        assertThat(ok.isOk()).isTrue();
+        assertThat(ok.wroteOffset()).isEqualTo(end);
+        assertThat(next.getQueueOffset()).isEqualTo(1);
+        assertThat(new String(read(end).getBody(), StandardCharsets.UTF_8)).isEqualTo("next");
     }
 
     @Test

@@ -4,11 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class MappedFileTest {
 
@@ -70,29 +76,77 @@ class MappedFileTest {
         }
     }
 
-    @Test
-    void callbackAppendsAndMayClaimTheRestOfTheFile() throws IOException {
+    @ParameterizedTest(name = "forced per record: {0}")
+    @ValueSource(booleans = {false, true})
+    void appendLastClaimsTheRestOfTheFile(boolean forcedPerRecord) throws IOException {
         MappedFile file = new MappedFile(dir.resolve(MappedFile.fileName(1024)), 1024);
+        file.setForcedPerRecord(forcedPerRecord);
         try {
-            int advanced = file.append((fromOffset, target) -> {
-                assertThat(fromOffset).isEqualTo(1024);
-                assertThat(target.position()).isZero();
-                target.putLong(fromOffset + target.position());
-                return Long.BYTES;
-            });
-            assertThat(advanced).isEqualTo(8);
-            int rest = file.append((fromOffset, target) -> {
-                int room = target.remaining();
-                target.putInt(room);
-                return room;
-            });
-            assertThat(rest).isEqualTo(1016);
+            assertThat(file.append(ByteBuffer.allocate(8).putLong(0, 1024))).isTrue();
+            assertThat(file.appendLast(ByteBuffer.allocate(4).putInt(0, 1016))).isTrue();
             assertThat(file.isFull()).isTrue();
             assertThat(file.getLong(0)).isEqualTo(1024);
             assertThat(file.getInt(8)).isEqualTo(1016);
-            assertThatThrownBy(() -> file.append((f, t) -> 1)).isInstanceOf(IllegalStateException.class);
+            assertThat(file.appendLast(ByteBuffer.allocate(1))).as("nothing fits a full file").isFalse();
         } finally {
             file.destroy(0);
+        }
+    }
+
+    @Test
+    void aFileForcedPerRecordIsWrittenThroughAChannelHeldUntilItIsFull() throws IOException {
+        Path path = dir.resolve(MappedFile.fileName(0));
+        MappedFile file = new MappedFile(path, 2 * MappedFile.OS_PAGE_SIZE);
+        file.setForcedPerRecord(true);
+        try {
+            assertThat(file.append(ByteBuffer.wrap(new byte[] {1, 2, 3}))).isTrue();
+            assertThat(file.append(new byte[] {9, 4, 5, 9}, 1, 2)).isTrue();
+            assertThat(file.hasOpenWriteChannel()).isTrue();
+
+            SelectMappedBufferResult view = file.selectMappedBuffer(0, 5);
+            byte[] mapped = new byte[5];
+            view.byteBuffer().get(mapped);
+            view.release();
+            assertThat(mapped).as("the mapping sees what was written").containsExactly(1, 2, 3, 4, 5);
+            assertThat(file.flush(0)).isEqualTo(5);
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+                ByteBuffer read = ByteBuffer.allocate(5);
+                channel.read(read, 0);
+                assertThat(read.array()).containsExactly(1, 2, 3, 4, 5);
+            }
+
+            assertThat(file.appendLast(ByteBuffer.wrap(new byte[] {6}))).isTrue();
+            assertThat(file.isFull()).isTrue();
+            assertThat(file.hasOpenWriteChannel()).as("a full file holds no descriptor").isFalse();
+        } finally {
+            file.destroy(0);
+        }
+    }
+
+    @Test
+    void anInterruptedWriteThroughAppendsNothingAndTheFileStaysUsable() throws IOException {
+        MappedFile file = new MappedFile(dir.resolve(MappedFile.fileName(0)), MappedFile.OS_PAGE_SIZE * 2);
+        file.setForcedPerRecord(true);
+        try {
+            assertThat(file.append(ByteBuffer.wrap(new byte[] {1, 1}))).isTrue();
+            Thread.currentThread().interrupt();
+            try {
+                assertThatThrownBy(() -> file.append(ByteBuffer.wrap(new byte[] {7, 7, 7, 7})))
+                        .isInstanceOf(UncheckedIOException.class)
+                        .hasCauseInstanceOf(ClosedByInterruptException.class)
+                        .hasMessageContaining("4 bytes at position 2");
+            } finally {
+                assertThat(Thread.interrupted()).isTrue();
+            }
+            assertThat(file.getWrotePosition()).isEqualTo(2);
+            assertThat(file.getInt(2)).as("nothing of the failed write is left behind").isZero();
+
+            assertThat(file.append(ByteBuffer.wrap(new byte[] {2, 2}))).isTrue();
+            assertThat(file.hasOpenWriteChannel()).isTrue();
+            assertThat(file.getInt(0)).isEqualTo(0x01010202);
+        } finally {
+            file.destroy(0);
+            assertThat(file.hasOpenWriteChannel()).as("destroying closes the channel").isFalse();
         }
     }
 
