@@ -57,8 +57,8 @@ public final class MappedFile extends ReferenceResource {
      * {@link #setForcedPerRecord}).
      */
     private boolean forcedPerRecord;
-    /** Open only while a file forced per record is being appended to; writer-owned, closed once the file is full. */
-    private FileChannel writeChannel;
+    /** Writes the appends of a file forced per record; holds a descriptor only until the file is full. */
+    private final PositionalWriter writer;
     /** Whether the file did not exist before this object created it (nothing of an earlier run can be in it). */
     private final boolean createdEmpty;
 
@@ -98,6 +98,7 @@ public final class MappedFile extends ReferenceResource {
         }
         this.reserveStep = fileSize;
         this.writeView = mapped.duplicate();
+        this.writer = new PositionalWriter(path);
         this.storeTimestamp = Files.getLastModifiedTime(path).toMillis();
     }
 
@@ -188,7 +189,7 @@ public final class MappedFile extends ReferenceResource {
         wrotePosition.set(position);
         storeTimestamp = System.currentTimeMillis();
         if (position == fileSize) {
-            closeWriteChannel();
+            writer.close();
         }
     }
 
@@ -200,20 +201,10 @@ public final class MappedFile extends ReferenceResource {
      * range (msync) writes them.
      */
     private void writeThrough(ByteBuffer data, int at) {
-        int start = data.position();
         int length = data.remaining();
         try {
-            FileChannel channel = writeChannel;
-            if (channel == null) {
-                channel = FileChannel.open(path, StandardOpenOption.WRITE);
-                writeChannel = channel;
-            }
-            while (data.hasRemaining()) {
-                channel.write(data, at + (long) (data.position() - start));
-            }
+            writer.write(data, at);
         } catch (IOException e) {
-            // an interrupt closes the channel; any other failure leaves it suspect: the next append opens a new one
-            closeWriteChannel();
             scrub(at, length);
             throw new UncheckedIOException("Could not write " + length + " bytes at position " + at + " of " + path
                     + ": " + e, e);
@@ -239,21 +230,9 @@ public final class MappedFile extends ReferenceResource {
         }
     }
 
-    private void closeWriteChannel() {
-        FileChannel channel = writeChannel;
-        writeChannel = null;
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException e) {
-                log.debug("Could not close the write channel of {}: {}", path, e.toString());
-            }
-        }
-    }
-
     /** Whether a write channel is open (for tests: a full or shut-down file holds no descriptor). */
     boolean hasOpenWriteChannel() {
-        return writeChannel != null;
+        return writer.isOpen();
     }
 
     /**
@@ -652,7 +631,7 @@ public final class MappedFile extends ReferenceResource {
 
     @Override
     protected void cleanup() {
-        closeWriteChannel();
+        writer.close();
         Unmapper.unmap(mapped);
     }
 
