@@ -406,15 +406,25 @@ public final class CommitLog {
                         + " in " + mappedFileQueue.getStorePath() + "; check free disk space and permissions.");
             }
             int messages = blankAt < 0 ? length : blankAt;
-            if (messages > 0) {
-                ByteBuffer part = records.duplicate();
-                part.limit(start + messages).position(start);
-                file.append(part);
-            }
-            if (blankAt >= 0) {
-                ByteBuffer header = records.duplicate();
-                header.limit(start + blankAt + MessageRecord.BLANK_RECORD_MIN_SIZE).position(start + blankAt);
-                file.appendLast(header);
+            try {
+                if (messages > 0) {
+                    ByteBuffer part = records.duplicate();
+                    part.limit(start + messages).position(start);
+                    file.append(part);
+                }
+                if (blankAt >= 0) {
+                    ByteBuffer header = records.duplicate();
+                    header.limit(start + blankAt + MessageRecord.BLANK_RECORD_MIN_SIZE).position(start + blankAt);
+                    file.appendLast(header);
+                }
+            } catch (UncheckedIOException | InternalError e) {
+                // the records before a failure may be in; the replica's next attempt starts where the log now ends
+                long now = mappedFileQueue.getMaxOffset();
+                if (e.getCause() instanceof ClosedByInterruptException) {
+                    return ReplicaAppendResult.refused(now, "Appending replicated bytes was interrupted (is the broker"
+                            + " stopping?); the copy resumes at offset " + now + ".");
+                }
+                return ReplicaAppendResult.refused(now, ioFault(e).errorMessage());
             }
             end = mappedFileQueue.getMaxOffset();
         } finally {

@@ -18,6 +18,13 @@ final class PositionalWriter {
 
     private static final Logger log = LoggerFactory.getLogger(PositionalWriter.class);
 
+    /**
+     * Most bytes handed to one write: the JDK copies a heap buffer into a temporary direct buffer of the same size
+     * and keeps it for the thread, so a batch of many megabytes written at once would pin that much direct memory
+     * on every thread that ever wrote one.
+     */
+    static final int MAX_WRITE_BYTES = 256 * 1024;
+
     private final Path path;
     private volatile FileChannel channel;
 
@@ -40,7 +47,13 @@ final class PositionalWriter {
                 channel = ch;
             }
             while (data.hasRemaining()) {
-                ch.write(data, at + (data.position() - start));
+                long position = at + (data.position() - start);
+                if (data.remaining() <= MAX_WRITE_BYTES) {
+                    ch.write(data, position);
+                } else {
+                    int wrote = ch.write(data.slice(data.position(), MAX_WRITE_BYTES), position);
+                    data.position(data.position() + wrote);
+                }
             }
         } catch (IOException e) {
             close();

@@ -124,6 +124,32 @@ class MappedFileTest {
     }
 
     @Test
+    void aRecordLargerThanOneWriteIsWrittenInParts() throws IOException {
+        Path path = dir.resolve(MappedFile.fileName(0));
+        MappedFile file = new MappedFile(path, 1024 * 1024);
+        file.setForcedPerRecord(true);
+        byte[] record = new byte[PositionalWriter.MAX_WRITE_BYTES * 2 + 1000];
+        new java.util.Random(7).nextBytes(record);
+        try {
+            assertThat(file.append(ByteBuffer.wrap(new byte[] {5}))).isTrue();
+            ByteBuffer data = ByteBuffer.wrap(record);
+            assertThat(file.append(data)).isTrue();
+            assertThat(data.hasRemaining()).isFalse();
+            assertThat(file.getWrotePosition()).isEqualTo(1 + record.length);
+            assertThat(file.flush(0)).isEqualTo(1 + record.length);
+            try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+                ByteBuffer read = ByteBuffer.allocate(record.length);
+                while (read.hasRemaining() && channel.read(read, 1 + read.position()) > 0) {
+                    // reads until the record is in
+                }
+                assertThat(read.array()).isEqualTo(record);
+            }
+        } finally {
+            file.destroy(0);
+        }
+    }
+
+    @Test
     void anInterruptedWriteThroughAppendsNothingAndTheFileStaysUsable() throws IOException {
         MappedFile file = new MappedFile(dir.resolve(MappedFile.fileName(0)), MappedFile.OS_PAGE_SIZE * 2);
         file.setForcedPerRecord(true);
