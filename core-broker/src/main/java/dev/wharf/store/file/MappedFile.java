@@ -8,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,9 +30,6 @@ public final class MappedFile extends ReferenceResource {
     public static final int FILE_NAME_LENGTH = 20;
 
     private static final Logger log = LoggerFactory.getLogger(MappedFile.class);
-    /** Bytes written per call when filling a range to reserve it. */
-    private static final int FILL_CHUNK = 1024 * 1024;
-    private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(FILL_CHUNK).asReadOnlyBuffer();
 
     private final Path path;
     private final String fileName;
@@ -46,12 +42,8 @@ public final class MappedFile extends ReferenceResource {
     private final AtomicInteger flushedPosition = new AtomicInteger();
     private volatile long storeTimestamp;
     private volatile boolean firstCreateInQueue;
-    /** Bytes from the start known to have disk blocks behind them, so mapped writes below cannot fault; writer-owned. */
-    private int reservedPosition;
-    /** Bytes reserved at a time ahead of the writer (the whole file unless the owner sets a step). */
-    private int reserveStep;
-    /** Whether zero-filling above the write position is forced to disk before records follow it (set by the owner). */
-    private boolean durableZeroFill;
+    /** The disk blocks given ahead of the writer; writer-owned. */
+    private final BlockReservation blocks;
     /**
      * Whether reservations are filled a page per write and forced, and appends are written with write(2) (see
      * {@link #setForcedPerRecord}).
@@ -59,8 +51,6 @@ public final class MappedFile extends ReferenceResource {
     private boolean forcedPerRecord;
     /** Writes the appends of a file forced per record; holds a descriptor only until the file is full. */
     private final PositionalWriter writer;
-    /** Whether the file did not exist before this object created it (nothing of an earlier run can be in it). */
-    private final boolean createdEmpty;
 
     /**
      * Maps {@code path}, creating it (sparse) at {@code fileSize} bytes when missing. The file name must be the
@@ -87,7 +77,7 @@ public final class MappedFile extends ReferenceResource {
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        this.createdEmpty = !Files.exists(path);
+        boolean createdEmpty = !Files.exists(path);
         // the mapping outlives the channel: keeping no descriptor open lets a store hold far more files than
         // the process's open-file limit; forcing goes through the mapping (msync), which needs no descriptor
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -96,7 +86,7 @@ public final class MappedFile extends ReferenceResource {
         } catch (IOException | RuntimeException e) {
             throw new IOException("Could not map " + path + " (" + fileSize + " bytes): " + e.getMessage(), e);
         }
-        this.reserveStep = fileSize;
+        this.blocks = new BlockReservation(path, fileSize, createdEmpty);
         this.writeView = mapped.duplicate();
         this.writer = new PositionalWriter(path);
         this.storeTimestamp = Files.getLastModifiedTime(path).toMillis();
@@ -149,7 +139,7 @@ public final class MappedFile extends ReferenceResource {
     /** Copies {@code length} bytes of {@code data} from {@code offset}; false when they do not fit. */
     public boolean append(byte[] data, int offset, int length) {
         int current = wrotePosition.get();
-        if (length > fileSize - current || !reserveQuietly(current + length)) {
+        if (length > fileSize - current || !blocks.reserveQuietly(current + length, current)) {
             return false;
         }
         if (forcedPerRecord) {
@@ -172,7 +162,7 @@ public final class MappedFile extends ReferenceResource {
     private boolean append(ByteBuffer data, boolean last) {
         int current = wrotePosition.get();
         int length = data.remaining();
-        if (length > fileSize - current || !reserveQuietly(current + length)) {
+        if (length > fileSize - current || !blocks.reserveQuietly(current + length, current)) {
             return false;
         }
         if (forcedPerRecord) {
@@ -220,9 +210,9 @@ public final class MappedFile extends ReferenceResource {
         try {
             ByteBuffer view = mapped.duplicate();
             for (int pos = at, end = at + length; pos < end;) {
-                int chunk = Math.min(FILL_CHUNK, end - pos);
+                int chunk = Math.min(BlockReservation.FILL_CHUNK, end - pos);
                 view.limit(pos + chunk).position(pos);
-                view.put(ZEROS.duplicate().limit(chunk));
+                view.put(BlockReservation.ZEROS.duplicate().limit(chunk));
                 pos += chunk;
             }
         } catch (InternalError e) {
@@ -394,8 +384,7 @@ public final class MappedFile extends ReferenceResource {
         if (step < OS_PAGE_SIZE) {
             throw new IllegalArgumentException("reserve step must be at least " + OS_PAGE_SIZE + " bytes, got " + step);
         }
-        this.reserveStep = step;
-        this.durableZeroFill = durableZeroFill;
+        blocks.setStep(step, durableZeroFill);
     }
 
     /**
@@ -415,6 +404,7 @@ public final class MappedFile extends ReferenceResource {
      */
     public void setForcedPerRecord(boolean forcedPerRecord) {
         this.forcedPerRecord = forcedPerRecord;
+        blocks.setForcedPerRecord(forcedPerRecord);
     }
 
     /**
@@ -428,14 +418,7 @@ public final class MappedFile extends ReferenceResource {
      * @throws IOException when the file system cannot give the blocks (disk full); nothing was reserved then
      */
     public void reserve(int position) throws IOException {
-        int needed = (int) Math.min(fileSize, (long) position + OS_PAGE_SIZE);
-        if (needed <= reservedPosition) {
-            return;
-        }
-        int from = Math.max(reservedPosition, wrotePosition.get());
-        int to = (int) Math.min(fileSize, ((long) needed + reserveStep - 1) / reserveStep * reserveStep);
-        fill(from, to, false, forcedPerRecord || durableZeroFill && !createdEmpty);
-        reservedPosition = to;
+        blocks.reserve(position, wrotePosition.get());
     }
 
     /**
@@ -447,10 +430,7 @@ public final class MappedFile extends ReferenceResource {
      */
     public void reserveKeepingContent(int position) throws IOException {
         checkPosition(position);
-        if (position > reservedPosition) {
-            fill(reservedPosition, position, true, false);
-            reservedPosition = position;
-        }
+        blocks.reserveKeepingContent(position);
     }
 
     /**
@@ -459,65 +439,12 @@ public final class MappedFile extends ReferenceResource {
      */
     public void assumeReserved(int position) {
         checkPosition(position);
-        reservedPosition = Math.max(reservedPosition, position);
+        blocks.assume(position);
     }
 
     /** Bytes from the start that are known to have disk blocks. */
     public int getReservedPosition() {
-        return reservedPosition;
-    }
-
-    private boolean reserveQuietly(int position) {
-        if (position + OS_PAGE_SIZE <= reservedPosition) {
-            return true;
-        }
-        try {
-            reserve(position);
-            return true;
-        } catch (IOException e) {
-            log.debug("No room for {} bytes in {}: {}", position, path, e.toString());
-            return false;
-        }
-    }
-
-    /**
-     * Writes {@code [from, to)} through a channel of its own (the mapping's channel may be closed), with zeros or
-     * with the bytes already there, forcing them when asked.
-     */
-    private void fill(int from, int to, boolean keepContent, boolean force) throws IOException {
-        if (from >= to) {
-            return;
-        }
-        // zeros come from one shared direct buffer (never written, so views of it are safe on any thread)
-        ByteBuffer copy = keepContent ? ByteBuffer.allocate(Math.min(FILL_CHUNK, to - from)) : null;
-        // zeros of a file forced per record go a page per write (see setForcedPerRecord); copies keep their pages
-        int chunkSize = forcedPerRecord && !keepContent ? OS_PAGE_SIZE : FILL_CHUNK;
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            for (long pos = from; pos < to;) {
-                int length = (int) Math.min(chunkSize, to - pos);
-                ByteBuffer chunk;
-                if (keepContent) {
-                    chunk = copy.clear().limit(length);
-                    Arrays.fill(copy.array(), 0, length, (byte) 0);
-                    while (chunk.hasRemaining() && ch.read(chunk, pos + chunk.position()) >= 0) {
-                        // a short read only happens at the end of a file that is shorter than its mapping
-                    }
-                    chunk.rewind();
-                } else {
-                    chunk = ZEROS.duplicate().limit(length);
-                }
-                while (chunk.hasRemaining()) {
-                    ch.write(chunk, pos + chunk.position());
-                }
-                pos += length;
-            }
-            if (force) {
-                ch.force(false);
-            }
-        } catch (IOException e) {
-            throw new IOException("Could not reserve disk space for " + path + " (bytes " + from + " to " + to
-                    + "): " + e.getMessage(), e);
-        }
+        return blocks.reservedPosition();
     }
 
     /**
@@ -534,15 +461,7 @@ public final class MappedFile extends ReferenceResource {
      */
     public void zeroFrom(int position) {
         checkPosition(position);
-        int to = (int) Math.min(fileSize, ((long) position + OS_PAGE_SIZE + reserveStep - 1) / reserveStep * reserveStep);
-        try {
-            fill(position, to, false, true);
-            reservedPosition = to;
-        } catch (IOException e) {
-            reservedPosition = Math.min(reservedPosition, position);
-            log.warn("Could not zero {} from byte {} ({}); new records wait until there is room", path, position,
-                    e.getMessage());
-        }
+        blocks.zeroFrom(position);
     }
 
     private void checkPosition(int position) {
