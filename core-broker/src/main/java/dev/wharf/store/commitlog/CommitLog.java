@@ -41,7 +41,7 @@ public final class CommitLog {
     private final QueueOffsetTable queueOffsets = new QueueOffsetTable();
     /** Where a queue's next offset comes from when the table has not seen the queue yet (its consume queue). */
     private volatile ToLongBiFunction<String, Integer> queueOffsetSource = (topic, queueId) -> 0L;
-    private final Appender appender = new Appender();
+    private final RecordAppender appender;
     private final ThreadLocal<RecordEncoder> encoders;
     private volatile Runnable appendListener = () -> { };
     private volatile boolean writable = true;
@@ -57,6 +57,7 @@ public final class CommitLog {
         this.maxMessageSize = maxMessageSize;
         int maxBatchSize = maxBatchSize(fileSize, maxMessageSize);
         this.encoders = ThreadLocal.withInitial(() -> new RecordEncoder(maxMessageSize, maxBatchSize));
+        this.appender = new RecordAppender(fileSize, queueOffsets, this::nextQueueOffsetLocked);
     }
 
     /**
@@ -237,7 +238,7 @@ public final class CommitLog {
             }
             appender.prepare(encoder, now);
             appender.appendTo(file);
-            if (appender.status == AppendStatus.END_OF_FILE) {
+            if (appender.status() == AppendStatus.END_OF_FILE) {
                 file = writableFile();
                 if (file == null) {
                     return noFile();
@@ -249,12 +250,12 @@ public final class CommitLog {
                 appender.prepare(encoder, now);
                 appender.appendTo(file);
             }
-            if (appender.status != AppendStatus.PUT_OK) {
+            if (appender.status() != AppendStatus.PUT_OK) {
                 return AppendResult.failure(AppendStatus.UNKNOWN_ERROR,
                         "The record did not fit an empty commit-log file.");
             }
             long storeHost = encoder.rawBuffer().getLong(encoder.recordStart(0) + MessageRecord.STORE_HOST_OFFSET);
-            result = AppendResult.ok(appender.wroteOffset, size, storeHost, now, appender.firstQueueOffset,
+            result = AppendResult.ok(appender.wroteOffset(), size, storeHost, now, appender.firstQueueOffset(),
                     encoder.count());
         } catch (UncheckedIOException e) {
             if (e.getCause() instanceof ClosedByInterruptException) {
@@ -605,84 +606,5 @@ public final class CommitLog {
     public void shutdown() {
         setWritable(false);
         mappedFileQueue.shutdown(1000);
-    }
-
-    /**
-     * Copies one encoded batch into the file under the put lock: closes the file with a blank record when the
-     * batch (plus room for a final blank) does not fit, otherwise patches offsets and copies it in one write.
-     * Only touched by the lock holder.
-     */
-    private final class Appender {
-
-        private final ByteBuffer blank = ByteBuffer.allocate(MessageRecord.BLANK_RECORD_MIN_SIZE);
-        private RecordEncoder encoder;
-        private long storeTimestamp;
-        AppendStatus status;
-        long wroteOffset;
-        long firstQueueOffset;
-
-        void prepare(RecordEncoder encoder, long storeTimestamp) {
-            this.encoder = encoder;
-            this.storeTimestamp = storeTimestamp;
-            this.status = AppendStatus.UNKNOWN_ERROR;
-        }
-
-        void release() {
-            this.encoder = null;
-        }
-
-        /** Appends the batch at the file's write position; the caller has reserved its blocks. */
-        void appendTo(MappedFile file) {
-            int position = file.getWrotePosition();
-            int room = fileSize - position;
-            int size = encoder.encodedSize();
-            if (size + MessageRecord.BLANK_RECORD_MIN_SIZE > room) {
-                blank.clear();
-                if (room >= MessageRecord.BLANK_RECORD_MIN_SIZE) {
-                    blank.putInt(room).putInt(MessageRecord.BLANK_MAGIC_CODE);
-                }
-                if (file.appendLast(blank.flip())) {
-                    status = AppendStatus.END_OF_FILE;
-                }
-                return;
-            }
-            long base = file.getFileFromOffset() + position;
-            wroteOffset = base;
-            for (int i = 0, n = encoder.count(); i < n; i++) {
-                long queueOffset = 0;
-                if (encoder.consumesQueueOffset(i)) {
-                    queueOffset = nextQueueOffsetLocked(encoder.topic(i), encoder.queueId(i));
-                    queueOffsets.set(encoder.topic(i), encoder.queueId(i), queueOffset + 1);
-                }
-                if (i == 0) {
-                    firstQueueOffset = queueOffset;
-                }
-                encoder.patch(i, queueOffset, base + encoder.recordStart(i), storeTimestamp);
-            }
-            ByteBuffer data = encoder.rawBuffer().duplicate();
-            data.flip();
-            boolean appended = false;
-            try {
-                appended = file.append(data);
-            } finally {
-                if (!appended) {
-                    giveBackQueueOffsets();
-                }
-            }
-            status = AppendStatus.PUT_OK;
-        }
-
-        /**
-         * A failed write took no queue offsets: set each queue back to the first offset this batch gave it (the
-         * log stays usable after an interrupted write, and a consume queue must not get a hole).
-         */
-        private void giveBackQueueOffsets() {
-            for (int i = encoder.count() - 1; i >= 0; i--) {
-                if (encoder.consumesQueueOffset(i)) {
-                    long given = encoder.rawBuffer().getLong(encoder.recordStart(i) + MessageRecord.QUEUE_OFFSET_OFFSET);
-                    queueOffsets.set(encoder.topic(i), encoder.queueId(i), given);
-                }
-            }
-        }
     }
 }
