@@ -149,7 +149,7 @@ public final class SideBySide {
 
     /** The disk's small-force rate beside the rounds: a lone durable producer's ceiling (see send1). */
     private void diskForceRate(Path dir, String when) throws java.io.IOException {
-        out.printf(Locale.ROOT, "DISK %s the rounds: %.0f forces/s of 1 KiB mmap appends (the most one blocking durable"
+        out.printf(Locale.ROOT, "DISK %s the rounds: %.0f forces/s of lone 1 KiB appends (the most one blocking durable"
                 + " producer can be acknowledged at)%n", when, DiskForceRate.measure(dir, 2));
     }
 
