@@ -9,6 +9,8 @@ import dev.wharf.controller.state.LogCommand;
 import dev.wharf.protocol.body.Json;
 import java.io.File;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,11 +77,14 @@ final class RaftNode implements AutoCloseable {
     synchronized void start() throws IOException {
         Path dir = Path.of(config.getControllerStorePath()).toAbsolutePath();
         Files.createDirectories(dir);
+        String host = peers.host(selfId.toString());
+        int port = peers.port(selfId.toString());
+        checkBindable(host, port);
         RaftProperties p = new RaftProperties();
         RaftConfigKeys.Rpc.setType(p, SupportedRpcType.GRPC);
         RaftServerConfigKeys.setStorageDir(p, List.of(dir.toFile()));
-        GrpcConfigKeys.Server.setHost(p, peers.host(selfId.toString()));
-        GrpcConfigKeys.Server.setPort(p, peers.port(selfId.toString()));
+        GrpcConfigKeys.Server.setHost(p, host);
+        GrpcConfigKeys.Server.setPort(p, port);
         long t = config.getControllerElectionTimeoutMillis();
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, TimeDuration.valueOf(t, TimeUnit.MILLISECONDS));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, TimeDuration.valueOf(2 * t, TimeUnit.MILLISECONDS));
@@ -102,8 +107,29 @@ final class RaftNode implements AutoCloseable {
                 .setOption(groupDir.isDirectory() ? RaftStorage.StartupOption.RECOVER
                         : RaftStorage.StartupOption.FORMAT)
                 .build();
-        server.start();
+        try {
+            server.start();
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            server = null;
+            throw new IOException("Raft server of " + selfId + " on " + host + ":" + port + " did not start: " + e, e);
+        }
         division = server.getDivision(group.getGroupId());
+    }
+
+    /**
+     * Fails with a clear error when the Raft port is taken. Ratis ends the whole process (System.exit) when its
+     * gRPC server cannot bind, which would also take down a NameServer that runs this controller inside it; checked
+     * here first, a port in use is an ordinary start failure.
+     */
+    private static void checkBindable(String host, int port) throws IOException {
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new InetSocketAddress(host, port));
+        } catch (IOException e) {
+            throw new IOException("the Raft port " + host + ":" + port + " cannot be bound (" + e.getMessage()
+                    + "); stop what uses it or give this node another port in controllerPeers", e);
+        }
     }
 
     String selfId() {

@@ -3,8 +3,8 @@ package dev.wharf.controller;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.remoting.NettyServerConfig;
+import dev.wharf.testing.RaftPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,10 +43,9 @@ final class ControllerNodes implements AutoCloseable {
         this.peers = String.join(",", parts);
     }
 
+    /** A port for a Raft peer (see {@link RaftPorts}). */
     static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return RaftPorts.free();
     }
 
     String peers() {

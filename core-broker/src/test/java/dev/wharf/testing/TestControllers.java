@@ -6,9 +6,6 @@ import dev.wharf.controller.Controller;
 import dev.wharf.controller.ControllerConfig;
 import dev.wharf.controller.client.ControllerAdmin;
 import dev.wharf.remoting.NettyServerConfig;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,11 +52,7 @@ public final class TestControllers implements AutoCloseable {
     }
 
     private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return RaftPorts.free();
     }
 
     /** The controllers' addresses, {@code ;}-separated (a broker's {@code controllerAddr}). */

@@ -14,7 +14,7 @@ import dev.wharf.store.MessageToStore;
 import dev.wharf.store.PutMessageResult;
 import dev.wharf.store.PutMessageStatus;
 import dev.wharf.store.ReplicableStore;
-import java.net.ServerSocket;
+import dev.wharf.testing.RaftPorts;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,9 +50,7 @@ class ControllerFailoverTest {
         cluster = new HaCluster();
         List<String> peers = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            try (ServerSocket s = new ServerSocket(0)) {
-                peers.add("n" + i + "=127.0.0.1:" + s.getLocalPort());
-            }
+            peers.add("n" + i + "=127.0.0.1:" + RaftPorts.free());
         }
         List<Thread> starting = new ArrayList<>();
         for (int i = 0; i < 3; i++) {

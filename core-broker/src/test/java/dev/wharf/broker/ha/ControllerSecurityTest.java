@@ -22,7 +22,7 @@ import dev.wharf.security.Credentials;
 import dev.wharf.security.PasswordHasher;
 import dev.wharf.security.Policy;
 import dev.wharf.security.User;
-import java.net.ServerSocket;
+import dev.wharf.testing.RaftPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -68,9 +68,7 @@ class ControllerSecurityTest {
         nsServer.setAclEnable(true);
         nsServer.setAclFile(acl.toString());
         ControllerConfig controllerConfig = new ControllerConfig();
-        try (ServerSocket free = new ServerSocket(0)) {
-            controllerConfig.setControllerPeers("n0=127.0.0.1:" + free.getLocalPort());
-        }
+        controllerConfig.setControllerPeers("n0=127.0.0.1:" + RaftPorts.free());
         controllerConfig.setControllerSelfId("n0");
         controllerConfig.setControllerStorePath(dir.resolve("controller").toString());
         NameServer nameServer = new NameServer(nsConfig, nsServer, controllerConfig);
