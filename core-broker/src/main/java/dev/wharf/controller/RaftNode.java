@@ -110,9 +110,15 @@ final class RaftNode implements AutoCloseable {
         try {
             server.start();
         } catch (IOException | RuntimeException e) {
-            server.close();
+            IOException failed = new IOException("Raft server of " + selfId + " on " + host + ":" + port
+                    + " did not start: " + e, e);
+            try {
+                server.close();
+            } catch (IOException | RuntimeException closing) {
+                failed.addSuppressed(closing);
+            }
             server = null;
-            throw new IOException("Raft server of " + selfId + " on " + host + ":" + port + " did not start: " + e, e);
+            throw failed;
         }
         division = server.getDivision(group.getGroupId());
     }

@@ -249,7 +249,8 @@ final class NettyRemotingChannel implements RemotingChannel {
     }
 
     /**
-     * Registers the request, arms its timeout (none for {@link #CALLER_EXPIRES}) and writes it. Never throws: failures finish the request.
+     * Registers the request, arms its timeout (none for {@link #CALLER_EXPIRES}) and writes it. Never throws:
+     * failures finish the request.
      */
     private PendingRequest send(RemotingCommand request, long timeoutMillis, long callerTimeout, Semaphore permit,
                                 InvokeSupport callbacks) {

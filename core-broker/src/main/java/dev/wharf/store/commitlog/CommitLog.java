@@ -257,14 +257,12 @@ public final class CommitLog {
             long storeHost = encoder.rawBuffer().getLong(encoder.recordStart(0) + MessageRecord.STORE_HOST_OFFSET);
             result = AppendResult.ok(appender.wroteOffset(), size, storeHost, now, appender.firstQueueOffset(),
                     encoder.count());
-        } catch (UncheckedIOException e) {
-            if (e.getCause() instanceof ClosedByInterruptException) {
+        } catch (UncheckedIOException | InternalError e) {
+            if (interruptedWrite(e)) {
                 // the putting thread was interrupted (a stopping executor): nothing was appended, the log is fine
                 return AppendResult.failure(AppendStatus.UNKNOWN_ERROR, "The broker thread writing the message was"
                         + " interrupted (is the broker stopping?); nothing was stored, send it again.");
             }
-            return ioFault(e);
-        } catch (InternalError e) {
             return ioFault(e);
         } finally {
             appender.release();
@@ -279,6 +277,11 @@ public final class CommitLog {
      * the write position did not move, so nothing of this record is visible or acknowledged, but the file can no
      * longer be trusted.
      */
+    /** Whether a failed write failed because its thread was interrupted (its channel closed by the interrupt). */
+    private static boolean interruptedWrite(Throwable e) {
+        return e.getCause() instanceof ClosedByInterruptException;
+    }
+
     private AppendResult ioFault(Throwable e) {
         StoreHealth h = health;
         if (h != null) {
@@ -421,7 +424,7 @@ public final class CommitLog {
             } catch (UncheckedIOException | InternalError e) {
                 // the records before a failure may be in; the replica's next attempt starts where the log now ends
                 long now = mappedFileQueue.getMaxOffset();
-                if (e.getCause() instanceof ClosedByInterruptException) {
+                if (interruptedWrite(e)) {
                     return ReplicaAppendResult.refused(now, "Appending replicated bytes was interrupted (is the broker"
                             + " stopping?); the copy resumes at offset " + now + ".");
                 }

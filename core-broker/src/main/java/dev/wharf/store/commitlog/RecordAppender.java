@@ -3,7 +3,6 @@ package dev.wharf.store.commitlog;
 import dev.wharf.common.message.MessageRecord;
 import dev.wharf.store.file.MappedFile;
 import java.nio.ByteBuffer;
-import java.util.function.ToLongBiFunction;
 
 /**
  * Writes one encoded batch into a commit-log file at its write position: closes the file with a blank record when
@@ -16,7 +15,7 @@ final class RecordAppender {
     private final int fileSize;
     private final QueueOffsetTable queueOffsets;
     /** The next offset of a queue, looked up where the table has not seen the queue yet. */
-    private final ToLongBiFunction<String, Integer> nextQueueOffset;
+    private final NextQueueOffset nextQueueOffset;
     private final ByteBuffer blank = ByteBuffer.allocate(MessageRecord.BLANK_RECORD_MIN_SIZE);
     private RecordEncoder encoder;
     private long storeTimestamp;
@@ -24,7 +23,13 @@ final class RecordAppender {
     private long wroteOffset;
     private long firstQueueOffset;
 
-    RecordAppender(int fileSize, QueueOffsetTable queueOffsets, ToLongBiFunction<String, Integer> nextQueueOffset) {
+    /** A queue's next offset (an int queue id, so the hot path boxes nothing). */
+    @FunctionalInterface
+    interface NextQueueOffset {
+        long next(String topic, int queueId);
+    }
+
+    RecordAppender(int fileSize, QueueOffsetTable queueOffsets, NextQueueOffset nextQueueOffset) {
         this.fileSize = fileSize;
         this.queueOffsets = queueOffsets;
         this.nextQueueOffset = nextQueueOffset;
@@ -73,7 +78,7 @@ final class RecordAppender {
         for (int i = 0, n = encoder.count(); i < n; i++) {
             long queueOffset = 0;
             if (encoder.consumesQueueOffset(i)) {
-                queueOffset = nextQueueOffset.applyAsLong(encoder.topic(i), encoder.queueId(i));
+                queueOffset = nextQueueOffset.next(encoder.topic(i), encoder.queueId(i));
                 queueOffsets.set(encoder.topic(i), encoder.queueId(i), queueOffset + 1);
             }
             if (i == 0) {

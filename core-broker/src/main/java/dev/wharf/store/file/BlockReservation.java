@@ -53,6 +53,11 @@ final class BlockReservation {
         this.forcedPerRecord = forcedPerRecord;
     }
 
+    /** Whether the file is forced a record at a time, so its appends go through write(2) as well. */
+    boolean forcedPerRecord() {
+        return forcedPerRecord;
+    }
+
     int reservedPosition() {
         return reservedPosition;
     }

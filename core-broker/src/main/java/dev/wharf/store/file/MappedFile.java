@@ -44,11 +44,6 @@ public final class MappedFile extends ReferenceResource {
     private volatile boolean firstCreateInQueue;
     /** The disk blocks given ahead of the writer; writer-owned. */
     private final BlockReservation blocks;
-    /**
-     * Whether reservations are filled a page per write and forced, and appends are written with write(2) (see
-     * {@link #setForcedPerRecord}).
-     */
-    private boolean forcedPerRecord;
     /** Writes the appends of a file forced per record; holds a descriptor only until the file is full. */
     private final PositionalWriter writer;
 
@@ -138,18 +133,7 @@ public final class MappedFile extends ReferenceResource {
 
     /** Copies {@code length} bytes of {@code data} from {@code offset}; false when they do not fit. */
     public boolean append(byte[] data, int offset, int length) {
-        int current = wrotePosition.get();
-        if (length > fileSize - current || !blocks.reserveQuietly(current + length, current)) {
-            return false;
-        }
-        if (forcedPerRecord) {
-            writeThrough(ByteBuffer.wrap(data, offset, length), current);
-        } else {
-            writeView.limit(fileSize).position(current);
-            writeView.put(data, offset, length);
-        }
-        advance(current + length);
-        return true;
+        return append(ByteBuffer.wrap(data, offset, length), false);
     }
 
     /**
@@ -165,7 +149,7 @@ public final class MappedFile extends ReferenceResource {
         if (length > fileSize - current || !blocks.reserveQuietly(current + length, current)) {
             return false;
         }
-        if (forcedPerRecord) {
+        if (blocks.forcedPerRecord()) {
             writeThrough(data, current);
         } else {
             writeView.limit(fileSize).position(current);
@@ -203,8 +187,9 @@ public final class MappedFile extends ReferenceResource {
 
     /**
      * Zeroes what a failed write may have left above the write position, so that no complete record that was
-     * never acknowledged can be recovered from there if no later append overwrites it. Best effort: when the
-     * disk itself failed, the store stops taking messages anyway.
+     * never acknowledged can be recovered from there if no later append overwrites it. Through the mapping, since
+     * an interrupted thread can use no channel. Best effort: when the disk itself failed, the store stops taking
+     * messages anyway.
      */
     private void scrub(int at, int length) {
         try {
@@ -403,7 +388,6 @@ public final class MappedFile extends ReferenceResource {
      * Call before the first append.
      */
     public void setForcedPerRecord(boolean forcedPerRecord) {
-        this.forcedPerRecord = forcedPerRecord;
         blocks.setForcedPerRecord(forcedPerRecord);
     }
 
