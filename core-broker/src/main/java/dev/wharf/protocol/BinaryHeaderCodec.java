@@ -110,8 +110,20 @@ public final class BinaryHeaderCodec {
         return command;
     }
 
+    /**
+     * Whether the binary encoding can carry this command: its code and version must fit in 16 bits, which Wharf's
+     * own request codes (200000 and up) do not; those go in JSON.
+     */
+    public static boolean canCarry(RemotingCommand command) {
+        return command.code() == (short) command.code() && command.version() == (short) command.version();
+    }
+
     /** The header of a command in the binary encoding. */
     static byte[] write(RemotingCommand command) {
+        if (!canCarry(command)) {
+            throw new IllegalArgumentException(command.describe() + " has code " + command.code() + " and version "
+                    + command.version() + ", but the binary header carries only 16-bit ones; send it in JSON");
+        }
         byte[] remark = command.remark() == null ? new byte[0] : command.remark().getBytes(StandardCharsets.UTF_8);
         Map<String, String> fields = command.extFieldsOrNull();
         int fieldsLength = 0;

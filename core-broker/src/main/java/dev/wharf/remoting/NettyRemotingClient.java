@@ -1,6 +1,8 @@
 package dev.wharf.remoting;
 
+import dev.wharf.protocol.BinaryHeaderCodec;
 import dev.wharf.protocol.RemotingCommand;
+import dev.wharf.protocol.RemotingFrameDescriptor;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.remoting.codec.PartialFrameBudget;
@@ -132,7 +134,7 @@ public final class NettyRemotingClient {
      */
     public RemotingCommand invokeSync(String address, RemotingCommand request, long timeoutMillis)
             throws RemotingException, InterruptedException {
-        checkArguments(request, timeoutMillis);
+        prepare(request, timeoutMillis);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         NettyRemotingChannel channel = awaitConnection(address, timeoutMillis);
         boolean session = sign(channel, request);
@@ -151,7 +153,7 @@ public final class NettyRemotingClient {
      */
     public CompletableFuture<RemotingCommand> invokeAsync(String address, RemotingCommand request,
                                                           long timeoutMillis) {
-        checkArguments(request, timeoutMillis);
+        prepare(request, timeoutMillis);
         CompletableFuture<NettyRemotingChannel> connecting = connection(address);
         if (connecting.isDone() && !connecting.isCompletedExceptionally()) {
             NettyRemotingChannel channel = connecting.join();
@@ -202,7 +204,7 @@ public final class NettyRemotingClient {
      */
     public void invokeOneway(String address, RemotingCommand request, long timeoutMillis)
             throws RemotingException, InterruptedException {
-        checkArguments(request, timeoutMillis);
+        prepare(request, timeoutMillis);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         NettyRemotingChannel channel = awaitConnection(address, timeoutMillis);
         sign(channel, request);
@@ -330,7 +332,8 @@ public final class NettyRemotingClient {
         return remaining;
     }
 
-    private static void checkArguments(RemotingCommand request, long timeoutMillis) {
+    /** Checks the arguments of an invocation and gives the request this client's header encoding. */
+    private void prepare(RemotingCommand request, long timeoutMillis) {
         Objects.requireNonNull(request, "request");
         if (request.isResponse()) {
             throw new IllegalArgumentException(request.describe() + " is a response; invoke sends requests "
@@ -339,6 +342,8 @@ public final class NettyRemotingClient {
         if (timeoutMillis <= 0) {
             throw new IllegalArgumentException("timeoutMillis must be positive, got " + timeoutMillis);
         }
+        request.setSerializeType(BinaryHeaderCodec.canCarry(request) ? config.serializeTypeCode()
+                : RemotingFrameDescriptor.SERIALIZE_TYPE_JSON);
     }
 
     /**

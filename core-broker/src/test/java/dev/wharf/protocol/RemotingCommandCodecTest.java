@@ -179,6 +179,19 @@ class RemotingCommandCodecTest {
     }
 
     @Test
+    void theBinaryHeaderRefusesACodeBeyondSixteenBitsInsteadOfCuttingIt() {
+        RemotingCommand wide = RemotingCommand.createRequest(RequestCode.POP_MESSAGE)
+                .setSerializeType(RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ);
+
+        assertThat(BinaryHeaderCodec.canCarry(wide)).isFalse();
+        assertThat(BinaryHeaderCodec.canCarry(RemotingCommand.createRequest(RequestCode.SEND_MESSAGE_V2))).isTrue();
+        assertThatThrownBy(() -> RemotingCommandCodec.encode(wide))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("has code " + RequestCode.POP_MESSAGE)
+                .hasMessageContaining("send it in JSON");
+    }
+
+    @Test
     void readsRocketMqBinaryHeadersAndWritesTheAnswerInKind() throws Exception {
         byte[] header = rocketMqBinaryHeader(RequestCode.SEND_MESSAGE_V2, 9, 475, 41, 0, "hi \u00e9",
                 "a", "pg", "b", "Orders", "e", "3");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.wharf.protocol.RemotingCommand;
+import dev.wharf.protocol.RemotingFrameDescriptor;
 import dev.wharf.protocol.RequestCode;
 import dev.wharf.protocol.ResponseCode;
 import dev.wharf.remoting.exception.RemotingConnectException;
@@ -39,6 +40,8 @@ class NettyRemotingInvokeTest {
     private static final int SILENT = 9002;
     private static final int ASK_CLIENT = 9003;
     private static final int RECORD = 9004;
+    /** A code of Wharf's own range, beyond the 16 bits of RocketMQ's binary header. */
+    private static final int SILENT_WIDE = 200_999;
 
     private final ExecutorService serverExecutor = RemotingExecutors.bounded("test-server", 8, 10_000);
     private final ExecutorService clientExecutor = RemotingExecutors.bounded("test-client", 2, 100);
@@ -54,6 +57,10 @@ class NettyRemotingInvokeTest {
     }
 
     private void start(boolean useEpoll, int syncSpinMicros) {
+        start(useEpoll, syncSpinMicros, new NettyClientConfig().getSerializeType());
+    }
+
+    private void start(boolean useEpoll, int syncSpinMicros, String serializeType) {
         NettyServerConfig serverConfig = new NettyServerConfig();
         serverConfig.setListenPort(0);
         serverConfig.setUseEpoll(useEpoll);
@@ -66,6 +73,10 @@ class NettyRemotingInvokeTest {
         server.registerProcessor(SILENT, (channel, request) -> {
             silentRequests.add(request);
             silentChannels.add(channel);
+            return null;
+        }, serverExecutor);
+        server.registerProcessor(SILENT_WIDE, (channel, request) -> {
+            silentRequests.add(request);
             return null;
         }, serverExecutor);
         server.registerProcessor(ASK_CLIENT, (channel, request) -> {
@@ -84,6 +95,7 @@ class NettyRemotingInvokeTest {
         NettyClientConfig clientConfig = new NettyClientConfig();
         clientConfig.setUseEpoll(useEpoll);
         clientConfig.setSyncSpinMicros(syncSpinMicros);
+        clientConfig.setSerializeType(serializeType);
         client = new NettyRemotingClient(clientConfig);
         client.registerProcessor(RequestCode.CHECK_TRANSACTION_STATE, (channel, request) ->
                 RemotingCommand.createResponse(ResponseCode.TRANSACTION_SHOULD_COMMIT, "commit " + request.ext("msgId")),
@@ -126,6 +138,49 @@ class NettyRemotingInvokeTest {
         assertThat(response.remark()).isEqualTo("hello");
         assertThat(new String(response.body(), StandardCharsets.UTF_8)).isEqualTo("hello");
         assertThat(response.ext("from")).startsWith("127.0.0.1:");
+    }
+
+    /** The client's header encoding is what its requests carry, and the server answers in it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"ROCKETMQ", "JSON", "json"})
+    void requestsGoInTheClientsHeaderEncodingAndAreAnsweredInIt(String serializeType) throws Exception {
+        stopEndpoints();
+        start(true, 0, serializeType);
+        int expected = serializeType.equals("ROCKETMQ") ? RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ
+                : RemotingFrameDescriptor.SERIALIZE_TYPE_JSON;
+        RemotingCommand request = RemotingCommand.createRequest(SILENT).putExt("k", "v\u00e9");
+
+        client.invokeOneway(address, request, 3000);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !silentRequests.isEmpty());
+        RemotingCommand received = silentRequests.poll();
+        RemotingCommand response = client.invokeSync(address, echo("in kind"), 3000);
+
+        assertThat(received.serializeType()).isEqualTo(expected);
+        assertThat(received.ext("k")).isEqualTo("v\u00e9");
+        assertThat(response.serializeType()).isEqualTo(expected);
+        assertThat(response.remark()).isEqualTo("in kind");
+
+        // a code the binary header's 16 bits cannot carry goes in JSON whatever the setting
+        client.invokeOneway(address, RemotingCommand.createRequest(SILENT_WIDE).putExt("k", "wide"), 3000);
+        await().atMost(Duration.ofSeconds(5)).until(() -> !silentRequests.isEmpty());
+        RemotingCommand wide = silentRequests.poll();
+        assertThat(wide.code()).isEqualTo(SILENT_WIDE);
+        assertThat(wide.ext("k")).isEqualTo("wide");
+        assertThat(wide.serializeType()).isEqualTo(RemotingFrameDescriptor.SERIALIZE_TYPE_JSON);
+    }
+
+    @Test
+    void theDefaultHeaderEncodingIsBinaryAndABadOneIsRefusedByName() {
+        assertThat(new NettyClientConfig().getSerializeType()).isEqualTo("ROCKETMQ");
+        assertThat(NettyClientConfig.serializeTypeCode("p", " json ", -1))
+                .isEqualTo(RemotingFrameDescriptor.SERIALIZE_TYPE_JSON);
+        assertThat(NettyClientConfig.serializeTypeCode("p", null, RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ))
+                .isEqualTo(RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ);
+        assertThatThrownBy(() -> NettyClientConfig.serializeTypeCode(NettyClientConfig.SERIALIZE_TYPE_PROPERTY,
+                "binary", RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ))
+                .hasMessage("rocketmq.serialize.type is 'binary', but must be ROCKETMQ (binary headers) or JSON");
+        assertThatThrownBy(() -> new NettyClientConfig().setSerializeType(null))
+                .hasMessage("serializeType is not set, but must be ROCKETMQ (binary headers) or JSON");
     }
 
     /** Whether a lone caller spins for its answer changes when it sees it, never what it sees or its timeout. */

@@ -47,7 +47,7 @@ public final class SideBySide {
     SideBySide(BenchArgs args, PrintStream out) {
         this.seconds = args.decimal("--seconds", 6);
         this.rounds = args.integer("--rounds", 3);
-        this.warmup = args.decimal("--warmup", 1);
+        this.warmup = args.decimal("--warmup", 8);
         int size = args.integer("--size", 1024);
         int batch = args.integer("--batch", 100);
         if (seconds <= 0 || rounds < 1 || warmup < 0 || size < 1 || batch < 1) {

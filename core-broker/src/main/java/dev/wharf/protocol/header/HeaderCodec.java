@@ -2,6 +2,7 @@ package dev.wharf.protocol.header;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
 import java.util.HashMap;
@@ -27,7 +28,7 @@ public final class HeaderCodec {
         Map<String, String> ext = new HashMap<>(shape.fields.length * 2);
         try {
             for (Field f : shape.fields) {
-                Object value = f.accessor.invoke(header);
+                Object value = (Object) f.accessor.invokeExact((Object) header);
                 if (value != null) {
                     ext.put(f.name, value instanceof Enum<?> e ? e.name() : value.toString());
                 }
@@ -61,7 +62,7 @@ public final class HeaderCodec {
         }
         try {
             @SuppressWarnings("unchecked")
-            T header = (T) shape.constructor.invokeWithArguments(args);
+            T header = (T) (Object) shape.constructor.invokeExact(args);
             return header;
         } catch (HeaderException e) {
             throw e;
@@ -134,10 +135,14 @@ public final class HeaderCodec {
                 types[i] = c.getType();
                 boolean required = c.getType().isPrimitive() && c.getType() != boolean.class
                         || c.isAnnotationPresent(Required.class);
-                fields[i] = new Field(c.getName(), c.getType(), required, lookup.unreflect(c.getAccessor()));
+                // exact (Object)Object handles: invokeExact then costs a call, where a generic invoke adapts types
+                fields[i] = new Field(c.getName(), c.getType(), required,
+                        lookup.unreflect(c.getAccessor()).asType(MethodType.methodType(Object.class, Object.class)));
             }
             Constructor<?> ctor = type.getDeclaredConstructor(types);
-            return new Shape(fields, lookup.unreflectConstructor(ctor));
+            MethodHandle constructor = lookup.unreflectConstructor(ctor).asSpreader(Object[].class, types.length)
+                    .asType(MethodType.methodType(Object.class, Object[].class));
+            return new Shape(fields, constructor);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("Cannot introspect header " + type.getName(), e);
         }
