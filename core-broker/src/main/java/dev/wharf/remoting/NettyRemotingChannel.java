@@ -131,7 +131,7 @@ final class NettyRemotingChannel implements RemotingChannel {
             releaseBody(response);
             return;
         }
-        channel.writeAndFlush(response).addListener(future -> {
+        channel.writeAndFlush(response, channel.newPromise().addListener(future -> {
             if (!future.isSuccess()) {
                 if (channel.isActive()) {
                     invoke.writeWarnings().warn("response", "Failed to write {} (opaque {}) to {}: {}",
@@ -142,7 +142,7 @@ final class NettyRemotingChannel implements RemotingChannel {
                 }
             }
             releaseBody(response);
-        });
+        }));
     }
 
     @Override
@@ -233,14 +233,14 @@ final class NettyRemotingChannel implements RemotingChannel {
                     + invoke.onewayPermitCount() + " one-way requests are still being written "
                     + "(onewaySemaphoreValue); slow down or raise the limit");
         }
-        channel.writeAndFlush(request).addListener(future -> {
+        channel.writeAndFlush(request, channel.newPromise().addListener(future -> {
             permits.release();
             if (!future.isSuccess()) {
                 invoke.writeWarnings().warn("oneway", "Failed to send one-way {} to {}: {}", request.describe(),
                         remoteAddress(), future.cause().toString());
             }
             releaseBody(request);
-        });
+        }));
     }
 
     @Override
@@ -270,13 +270,15 @@ final class NettyRemotingChannel implements RemotingChannel {
         if (timeoutMillis != CALLER_EXPIRES) {
             call.setTimeout(invoke.schedule(call, timeoutMillis));
         }
-        channel.writeAndFlush(request).addListener(future -> {
+        // Listeners go on the promise before the write (here and above): added after it from a caller's thread, a
+        // listener may find the write already done and is then posted to the I/O thread, waking it once more.
+        channel.writeAndFlush(request, channel.newPromise().addListener(future -> {
             if (!future.isSuccess() && pending.remove(call.opaque(), call)) {
                 call.fail(new RemotingSendRequestException(remoteAddress(), RequestCode.NAMES.describe(call.code()),
                         future.cause()));
             }
             releaseBody(request);
-        });
+        }));
         return call;
     }
 
