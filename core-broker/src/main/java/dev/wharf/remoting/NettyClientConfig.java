@@ -21,8 +21,7 @@ public class NettyClientConfig extends NettyEndpointConfig {
 
     private int connectTimeoutMillis = 3000;
     private int syncSpinMicros = defaultSyncSpinMicros(System.getProperty(SYNC_SPIN_PROPERTY));
-    private int serializeType = serializeTypeCode(SERIALIZE_TYPE_PROPERTY, System.getProperty(SERIALIZE_TYPE_PROPERTY),
-            RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ);
+    private int serializeType = defaultSerializeType(System.getProperty(SERIALIZE_TYPE_PROPERTY));
 
     public NettyClientConfig() {
         super(1);
@@ -78,7 +77,7 @@ public class NettyClientConfig extends NettyEndpointConfig {
     }
 
     public void setSerializeType(String serializeType) {
-        this.serializeType = serializeTypeCode("serializeType", serializeType, -1);
+        this.serializeType = serializeTypeCode("serializeType", serializeType);
     }
 
     /** The header encoding as the frame's serialize-type code. */
@@ -86,18 +85,19 @@ public class NettyClientConfig extends NettyEndpointConfig {
         return serializeType;
     }
 
-    static int serializeTypeCode(String name, String value, int whenAbsent) {
-        if (value == null || value.isBlank()) {
-            if (whenAbsent >= 0) {
-                return whenAbsent;
-            }
-        } else if (value.trim().toUpperCase(Locale.ROOT).equals(ROCKETMQ)) {
-            return RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ;
-        } else if (value.trim().toUpperCase(Locale.ROOT).equals(JSON)) {
-            return RemotingFrameDescriptor.SERIALIZE_TYPE_JSON;
-        }
-        throw new IllegalArgumentException(name + " is " + (value == null ? "not set" : "'" + value + "'")
-                + ", but must be ROCKETMQ (binary headers) or JSON");
+    static int defaultSerializeType(String property) {
+        return property == null || property.isBlank() ? RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ
+                : serializeTypeCode(SERIALIZE_TYPE_PROPERTY, property);
+    }
+
+    static int serializeTypeCode(String name, String value) {
+        String type = value == null ? "" : value.trim().toUpperCase(Locale.ROOT);
+        return switch (type) {
+            case ROCKETMQ -> RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ;
+            case JSON -> RemotingFrameDescriptor.SERIALIZE_TYPE_JSON;
+            default -> throw new IllegalArgumentException(name + " is " + (value == null ? "not set" : "'" + value + "'")
+                    + ", but must be ROCKETMQ (binary headers) or JSON");
+        };
     }
 
     /** How long a connection attempt may take. */

@@ -172,12 +172,11 @@ class NettyRemotingInvokeTest {
     @Test
     void theDefaultHeaderEncodingIsBinaryAndABadOneIsRefusedByName() {
         assertThat(new NettyClientConfig().getSerializeType()).isEqualTo("ROCKETMQ");
-        assertThat(NettyClientConfig.serializeTypeCode("p", " json ", -1))
+        assertThat(NettyClientConfig.serializeTypeCode("p", " json "))
                 .isEqualTo(RemotingFrameDescriptor.SERIALIZE_TYPE_JSON);
-        assertThat(NettyClientConfig.serializeTypeCode("p", null, RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ))
+        assertThat(NettyClientConfig.defaultSerializeType(null))
                 .isEqualTo(RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ);
-        assertThatThrownBy(() -> NettyClientConfig.serializeTypeCode(NettyClientConfig.SERIALIZE_TYPE_PROPERTY,
-                "binary", RemotingFrameDescriptor.SERIALIZE_TYPE_ROCKETMQ))
+        assertThatThrownBy(() -> NettyClientConfig.defaultSerializeType("binary"))
                 .hasMessage("rocketmq.serialize.type is 'binary', but must be ROCKETMQ (binary headers) or JSON");
         assertThatThrownBy(() -> new NettyClientConfig().setSerializeType(null))
                 .hasMessage("serializeType is not set, but must be ROCKETMQ (binary headers) or JSON");
